@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { sessions, users } from '../db/schema.ts';
+import { unauthorized } from './errors.ts';
+
+export const SESSION_COOKIE = 'cohort_session';
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A browser-session login ends after a day without use; "remember me" after SESSION_TTL_DAYS. */
+const SHORT_IDLE_MS = DAY_MS;
+/** Sliding expiry is written at most this often, so reads do not turn into writes. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  sessionId: string;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const idleMs = (ctx: AppContext, remember: boolean) =>
+  remember ? ctx.config.SESSION_TTL_DAYS * DAY_MS : SHORT_IDLE_MS;
+
+export async function createSession(ctx: AppContext, userId: string, remember: boolean) {
+  const token = randomBytes(32).toString('base64url');
+  const now = ctx.now();
+  await ctx.db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    remember,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + idleMs(ctx, remember)),
+  });
+  return token;
+}
+
+/** Resolves a token (cookie or Bearer) to its user, sliding the expiry; null when invalid. */
+export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser | null> {
+  const now = ctx.now();
+  const [row] = await ctx.db
+    .select({
+      sessionId: sessions.id,
+      remember: sessions.remember,
+      lastSeenAt: sessions.lastSeenAt,
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .limit(1);
+  if (!row) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await ctx.db
+      .update(sessions)
+      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + idleMs(ctx, row.remember)) })
+      .where(eq(sessions.id, row.sessionId));
+  }
+  return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, sessionId: row.sessionId };
+}
+
+export async function revokeSession(ctx: AppContext, sessionId: string) {
+  await ctx.db.update(sessions).set({ revokedAt: ctx.now() }).where(eq(sessions.id, sessionId));
+}
+
+/** The token a request carries: `Authorization: Bearer …` first, then the session cookie. */
+export function tokenFromHeaders(authorization: string | undefined, cookieToken: string | undefined) {
+  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return bearer ?? cookieToken ?? null;
+}
+
+const resolved = new WeakMap<FastifyRequest, SessionUser | null>();
+
+export async function currentUser(ctx: AppContext, request: FastifyRequest): Promise<SessionUser | null> {
+  if (resolved.has(request)) return resolved.get(request) ?? null;
+  const token = tokenFromHeaders(request.headers.authorization, request.cookies[SESSION_COOKIE]);
+  const user = token ? await resolveSession(ctx, token) : null;
+  resolved.set(request, user);
+  return user;
+}
+
+/** First step of every authenticated route: the user comes from the session, never from the body. */
+export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<SessionUser> {
+  const user = await currentUser(ctx, request);
+  if (!user) throw unauthorized();
+  return user;
+}
+
+export function setSessionCookie(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  remember: boolean,
+) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https' || ctx.config.PUBLIC_URL?.startsWith('https:') === true,
+    // Without "remember me" the cookie lives as long as the browser session.
+    maxAge: remember ? ctx.config.SESSION_TTL_DAYS * 24 * 60 * 60 : undefined,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

@@ -1,0 +1,40 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
+
+const config = loadConfig();
+// The lock is only needed for embedded PGlite; PostgreSQL handles concurrent servers itself.
+const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch((err) => {
+  unlock();
+  throw err;
+});
+const { app } = await buildApp({ config, database });
+app.addHook('onClose', async () => {
+  await database.close();
+  unlock();
+});
+
+let closing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // Stop accepting, let in-flight requests finish, then close sockets and the database.
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    app.close().then(
+      () => {
+        clearTimeout(force);
+        process.exit(0);
+      },
+      (err) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+
+await app.listen({ port: config.PORT, host: config.HOST });
