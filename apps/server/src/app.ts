@@ -42,6 +42,8 @@ export async function buildApp(opts: BuildAppOptions) {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The API speaks JSON only: a text/plain body (what a cross-site HTML form can send) gets 415.
+  app.removeContentTypeParser('text/plain');
 
   const ctx: AppContext = {
     config,

@@ -16,7 +16,13 @@ export function isAllowedOrigin(origin: string | undefined, host: string | undef
     return false;
   }
   if (publicUrl && parsed.origin === new URL(publicUrl).origin) return true;
-  return host !== undefined && parsed.host === host;
+  if (!host) return false;
+  try {
+    // Normalise both sides the same way (default ports dropped, case folded).
+    return parsed.host === new URL(`${parsed.protocol}//${host}`).host;
+  } catch {
+    return false;
+  }
 }
 
 export function registerOriginGuard(app: FastifyInstance, publicUrl?: string) {

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+
+export interface TestUser {
+  email: string;
+  password: string;
+  token: string;
+  id: string;
+  auth: { authorization: string };
+}
+
+/** Signs up and logs in through the public API, as a person would. */
+export async function createUser(
+  app: FastifyInstance,
+  overrides: { email?: string; password?: string; firstName?: string; lastName?: string } = {},
+): Promise<TestUser> {
+  const email = overrides.email ?? uniqueEmail();
+  const password = overrides.password ?? 'correct horse battery';
+  const signup = await app.inject({
+    method: 'POST',
+    url: '/api/signup',
+    payload: { firstName: overrides.firstName ?? 'Test', lastName: overrides.lastName ?? 'User', email, password },
+  });
+  if (signup.statusCode !== 201) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`);
+  const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
+  const token = login.json().token as string;
+  const me = await app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+  return { email, password, token, id: me.json().user._id, auth: { authorization: `Bearer ${token}` } };
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { type BuildAppOptions, buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type Database, openDatabase } from '../src/db/client.ts';
+
+/**
+ * One database per test file: PGlite in memory by default, or a fresh database on the PostgreSQL
+ * server named by TEST_DATABASE_URL (the `postgres` Vitest project sets COHORT_TEST_DB=postgres).
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (process.env.COHORT_TEST_DB !== 'postgres' || !serverUrl) {
+    return openDatabase({ dataDir: 'memory://' });
+  }
+  const name = `cohort_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestApp extends Awaited<ReturnType<typeof buildApp>> {
+  database: Database;
+  /** Moves the injected clock forward. */
+  advance(ms: number): void;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  opts: { env?: Record<string, string>; listen?: boolean } & Partial<BuildAppOptions> = {},
+): Promise<TestApp> {
+  const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...opts.env });
+  const database = await openTestDatabase();
+  let offset = 0;
+  const built = await buildApp({
+    config,
+    database,
+    logger: false,
+    now: () => new Date(Date.now() + offset),
+  });
+  if (opts.listen) await built.app.listen({ port: 0, host: '127.0.0.1' });
+  else await built.app.ready();
+  return {
+    ...built,
+    database,
+    advance: (ms) => {
+      offset += ms;
+    },
+    close: async () => {
+      await built.app.close();
+      await database.close();
+    },
+  };
+}
