@@ -18,6 +18,8 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
+import { workspacesRoutes } from './features/workspaces/workspaces.routes.ts';
+import { acceptInvitations } from './features/workspaces/workspaces.service.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerOriginGuard } from './http/origin.ts';
 import { systemRoutes } from './http/system.routes.ts';
@@ -96,6 +98,8 @@ export async function buildApp(opts: BuildAppOptions) {
   await app.register(systemRoutes(ctx));
   await app.register(accountsRoutes(ctx));
   await app.register(contactRoutes(ctx));
+  await app.register(workspacesRoutes(ctx));
+  ctx.onUserCreated.push(acceptInvitations);
 
   const io = createSocketServer(ctx, app);
   io.use(authenticateSocket(ctx));

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateChannelBody, WorkspaceMemberInput } from '@cohort/shared/workspaces';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { TestUser } from '../../../test/factories.ts';
+import type { TestApp } from '../../../test/test-app.ts';
+import {
+  channelMembers,
+  channels,
+  users,
+  workspaceInvitations,
+  workspaceMembers,
+  workspaces,
+} from '../../db/schema.ts';
+
+/** Test helpers shared by this feature's test files (not a test file itself). */
+
+export const uniqueName = (prefix = 'ws') => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export function client(t: TestApp) {
+  const call = (method: Method, url: string, as?: TestUser, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: as?.auth ?? {},
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  return {
+    call,
+    get: (url: string, as?: TestUser) => call('GET', url, as),
+    post: (url: string, as: TestUser | undefined, payload: unknown) => call('POST', url, as, payload),
+    patch: (url: string, as: TestUser | undefined, payload: unknown) => call('PATCH', url, as, payload),
+    del: (url: string, as?: TestUser) => call('DELETE', url, as),
+  };
+}
+
+export const wsUrl = (nameOrId: string, rest = '') =>
+  `/api/workspaces/${encodeURIComponent(nameOrId)}${rest}`;
+
+export async function createWorkspace(
+  t: TestApp,
+  owner: TestUser,
+  opts: { name?: string; description?: string; members?: WorkspaceMemberInput[] } = {},
+) {
+  const res = await client(t).post('/api/workspaces', owner, {
+    name: opts.name ?? uniqueName(),
+    description: opts.description ?? 'A place to work',
+    members: opts.members ?? [],
+  });
+  if (res.statusCode !== 201) throw new Error(`workspace creation failed: ${res.statusCode} ${res.body}`);
+  return res.json() as { _id: string; name: string };
+}
+
+export async function createChannel(
+  t: TestApp,
+  as: TestUser,
+  workspaceName: string,
+  body: Partial<CreateChannelBody>,
+) {
+  const res = await client(t).post(wsUrl(workspaceName, '/channels'), as, {
+    name: uniqueName('ch'),
+    description: 'Talk here',
+    ...body,
+  });
+  if (res.statusCode !== 201) throw new Error(`channel creation failed: ${res.statusCode} ${res.body}`);
+  return res.json() as { _id: string; name: string; members: string[] };
+}
+
+/** Every stored row that belongs to the workspace, in a stable order: "nothing changed" compares these. */
+export async function snapshotWorkspace(t: TestApp, workspaceId: string) {
+  const db = t.ctx.db;
+  const channelRows = await db
+    .select()
+    .from(channels)
+    .where(eq(channels.workspaceId, workspaceId))
+    .orderBy(asc(channels.id));
+  const channelIds = channelRows.map((c) => c.id);
+  return {
+    workspace: await db.select().from(workspaces).where(eq(workspaces.id, workspaceId)),
+    members: await db
+      .select()
+      .from(workspaceMembers)
+      .where(eq(workspaceMembers.workspaceId, workspaceId))
+      .orderBy(asc(workspaceMembers.userId)),
+    invitations: await db
+      .select()
+      .from(workspaceInvitations)
+      .where(eq(workspaceInvitations.workspaceId, workspaceId))
+      .orderBy(asc(workspaceInvitations.email)),
+    channels: channelRows,
+    channelMembers: channelIds.length
+      ? await db
+          .select()
+          .from(channelMembers)
+          .where(inArray(channelMembers.channelId, channelIds))
+          .orderBy(asc(channelMembers.channelId), asc(channelMembers.userId))
+      : [],
+  };
+}
+
+export async function snapshotUser(t: TestApp, userId: string) {
+  return t.ctx.db.select().from(users).where(eq(users.id, userId));
+}
