@@ -1,0 +1,82 @@
+import { lazy } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RequireAuth } from '../features/accounts/require-auth.tsx';
+import HomePage from '../features/home/home-page.tsx';
+import { Layout } from './layout.tsx';
+
+// Only the landing page ships in the initial bundle; every other screen loads when first visited.
+const LoginPage = lazy(() => import('../features/accounts/login-page.tsx'));
+const SignupPage = lazy(() => import('../features/accounts/signup-page.tsx'));
+const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx'));
+const ContactPage = lazy(() => import('../features/contact/contact-page.tsx'));
+const MeshPage = lazy(() => import('../features/calls/mesh-page.tsx'));
+const VideoPage = lazy(() => import('../features/calls/video-page.tsx'));
+const VideoMeetingPage = lazy(() => import('../features/calls/video-meeting-page.tsx'));
+const CanvasPage = lazy(() => import('../features/channels/canvas-page.tsx'));
+const CreateChannelPage = lazy(() => import('../features/channels/create-channel-page.tsx'));
+const ChannelPage = lazy(() => import('../features/channels/channel-page.tsx'));
+const TaskboardPage = lazy(() => import('../features/tasks/taskboard-page.tsx'));
+const TaskPage = lazy(() => import('../features/tasks/task-page.tsx'));
+const CreateWorkspacePage = lazy(() => import('../features/workspaces/create-workspace-page.tsx'));
+const DashboardPage = lazy(() => import('../features/workspaces/dashboard-page.tsx'));
+const WorkspacePage = lazy(() => import('../features/workspaces/workspace-page.tsx'));
+const ChatPage = lazy(() => import('../features/direct/chat-page.tsx'));
+const LiveChatPage = lazy(() => import('../features/direct/live-chat-page.tsx'));
+const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
+const ProjectsPage = lazy(() => import('../features/projects/projects-page.tsx'));
+const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
+
+/** Every client route of the spec's route table (SPEC §2), plus shared task links and a 404. */
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/mesh', element: <MeshPage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/signup', element: <SignupPage /> },
+      { path: '/canvas', element: <CanvasPage /> },
+      { path: '/pricing', element: <PricingPage /> },
+      { path: '/task', element: <TaskboardPage /> },
+      { path: '/video', element: <VideoPage /> },
+      { path: '/videocall', element: <VideoMeetingPage /> },
+      {
+        path: '/workspace/create',
+        element: (
+          <RequireAuth>
+            <CreateWorkspacePage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/dashboard',
+        element: (
+          <RequireAuth>
+            <DashboardPage />
+          </RequireAuth>
+        ),
+      },
+      { path: '/workspace/:workspaceName', element: <WorkspacePage /> },
+      { path: '/workspace/:workspaceName/create-channel', element: <CreateChannelPage /> },
+      { path: '/workspace/:workspaceName/channel/:channelId', element: <ChannelPage /> },
+      // The spec names this segment workspaceId; it shares the position of :workspaceName above.
+      { path: '/workspace/:workspaceId/projects', element: <ProjectsPage /> },
+      { path: '/chat', element: <ChatPage /> },
+      { path: '/livechat', element: <LiveChatPage /> },
+      {
+        path: '/profile',
+        element: (
+          <RequireAuth>
+            <ProfilePage />
+          </RequireAuth>
+        ),
+      },
+      { path: '/about', element: <ContactPage /> },
+      { path: '/contact', element: <ContactPage /> },
+      { path: '/tasks/:taskId', element: <TaskPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

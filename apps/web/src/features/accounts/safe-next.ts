@@ -1,0 +1,8 @@
+/**
+ * Where to go after signing in. Only same-site paths are allowed so a crafted link cannot send a
+ * fresh session to another site ("//evil.example" and "/\evil.example" are protocol-relative URLs).
+ */
+export function safeNext(next: string | null | undefined): string {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  return next;
+}

@@ -1,0 +1,6 @@
+import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+
+// Placeholder until the calls capability is built; its engineers replace this file.
+export default function MeshPage() {
+  return <ComingSoon title="Mesh video call" />;
+}

@@ -1,0 +1,6 @@
+import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+
+// Placeholder until the direct chat capability is built; its engineers replace this file.
+export default function ChatPage() {
+  return <ComingSoon title="Direct chat" />;
+}

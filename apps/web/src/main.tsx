@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { createQueryClient, Providers } from './app/providers.tsx';
+import { router } from './app/router.tsx';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html must contain #root');
+
+createRoot(root).render(
+  <StrictMode>
+    <Providers client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);
