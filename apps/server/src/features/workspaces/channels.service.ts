@@ -74,7 +74,7 @@ export async function createChannel(
 ): Promise<ChannelView> {
   const wanted = [...new Set([caller.id, ...body.members])];
   await assertChannelNameFree(ctx, workspace.id, body.name);
-  const view = await withNameConflict(() =>
+  const created = await withNameConflict(() =>
     ctx.db.transaction(async (tx) => {
       // Shares the workspace lock with member removal, so nobody is removed between check and insert.
       const [locked] = await tx
@@ -105,10 +105,10 @@ export async function createChannel(
       await tx
         .insert(channelMembers)
         .values(wanted.map((userId) => ({ channelId: channel.id, userId, addedAt: now })));
-      return { channel, memberIds: wanted };
+      return channel;
     }),
   );
-  return view;
+  return getChannel(ctx, created);
 }
 
 export async function updateChannel(

@@ -125,7 +125,7 @@ export async function listReadableChannels(ctx: AppContext, caller: Caller, work
     .orderBy(asc(channels.createdAt), asc(channels.name), asc(channels.id));
 }
 
-/** User ids listed in each of the given channels. */
+/** User ids listed in each of the given channels: the creator first, then by time added. */
 export async function channelMemberIds(
   ctx: AppContext,
   channelIds: string[],
@@ -135,8 +135,14 @@ export async function channelMemberIds(
   const rows = await ctx.db
     .select({ channelId: channelMembers.channelId, userId: channelMembers.userId })
     .from(channelMembers)
+    .innerJoin(channels, eq(channels.id, channelMembers.channelId))
     .where(inArray(channelMembers.channelId, channelIds))
-    .orderBy(asc(channelMembers.addedAt), asc(channelMembers.userId));
+    // The creator first, then by time added (ties by id, so the order is stable).
+    .orderBy(
+      sql`${channelMembers.userId} is not distinct from ${channels.createdBy} desc`,
+      asc(channelMembers.addedAt),
+      asc(channelMembers.userId),
+    );
   for (const r of rows) result.get(r.channelId)?.push(r.userId);
   return result;
 }
