@@ -20,7 +20,7 @@ export function Providers({ client, children }: { client: QueryClient; children:
   return (
     <QueryClientProvider client={client}>
       {children}
-      <Toaster position="top-center" richColors closeButton />
+      <Toaster position="top-center" closeButton />
     </QueryClientProvider>
   );
 }
