@@ -3,7 +3,14 @@ import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser, uniqueEmail } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { channelMembers, channels, users, workspaceInvitations, workspaceMembers, workspaces } from '../../db/schema.ts';
+import {
+  channelMembers,
+  channels,
+  users,
+  workspaceInvitations,
+  workspaceMembers,
+  workspaces,
+} from '../../db/schema.ts';
 import { client, createChannel, createWorkspace, uniqueName, wsUrl } from './test-fixtures.ts';
 
 /**
@@ -80,7 +87,13 @@ async function snapshotAll() {
       .from(channelMembers)
       .orderBy(asc(channelMembers.channelId), asc(channelMembers.userId)),
     profiles: await db
-      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, role: users.role, phone: users.phone })
+      .select({
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        role: users.role,
+        phone: users.phone,
+      })
       .from(users)
       .orderBy(asc(users.id)),
   };
@@ -112,7 +125,7 @@ interface RouteCase {
   /** Which 404s must look exactly like a missing thing: the workspace, or the private channel. */
   hides?: 'workspace' | 'channel';
   /** Extra checks on an allowed answer. */
-  check?: (res: { json: () => any; statusCode: number }, actor: Actor, f: Fixture) => void;
+  check?: (res: Awaited<ReturnType<ReturnType<typeof client>['call']>>, actor: Actor, f: Fixture) => void;
 }
 
 const channelIdsOf = (list: Array<{ _id: string }>) => list.map((c) => c._id);

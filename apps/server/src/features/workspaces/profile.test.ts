@@ -22,13 +22,23 @@ describe('GET /api/profile', () => {
     const res = await api.get('/api/profile', fresh);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      user: { _id: fresh.id, firstName: 'Fresh', lastName: 'Person', email: fresh.email, role: null, phone: null },
+      user: {
+        _id: fresh.id,
+        firstName: 'Fresh',
+        lastName: 'Person',
+        email: fresh.email,
+        role: null,
+        phone: null,
+      },
       workspaces: [],
     });
   });
 
   it('lists the workspaces the caller created (and still belongs to), not ones they were added to', async () => {
-    const mine = await createWorkspace(t, me, { description: 'Mine', members: [{ email: someoneElse.email, role: 'admin' }] });
+    const mine = await createWorkspace(t, me, {
+      description: 'Mine',
+      members: [{ email: someoneElse.email, role: 'admin' }],
+    });
     t.advance(1000);
     const left = await createWorkspace(t, me, { members: [{ email: someoneElse.email, role: 'admin' }] });
     await createWorkspace(t, someoneElse, { members: [{ email: me.email }] });

@@ -332,3 +332,45 @@ describe('invitations', () => {
     expect(roles).toEqual({ [a._id]: 'viewer', [b._id]: 'admin' });
   });
 });
+
+describe('names as URL keys', () => {
+  it('resolve with URL-special and non-ASCII characters when encoded', async () => {
+    const name = `R&D / Q4 #1 ? 100% café ${uniqueName()}`;
+    const ws = await createWorkspace(t, owner, { name });
+    const res = await api.get(wsUrl(name), owner);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()._id).toBe(ws._id);
+    expect((await api.get(wsUrl(name, '/members'), owner)).statusCode).toBe(200);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every route with its request and response schemas', async () => {
+    const spec = (await api.get('/api/docs/json')).json();
+    const paths = spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    const expected: Array<[string, string, string]> = [
+      ['/api/workspaces', 'post', '201'],
+      ['/api/workspaces', 'get', '200'],
+      ['/api/workspaces/{workspaceName}', 'get', '200'],
+      ['/api/workspaces/{workspaceName}', 'patch', '200'],
+      ['/api/workspaces/{workspaceName}', 'delete', '204'],
+      ['/api/workspaces/{workspaceName}/members', 'get', '200'],
+      ['/api/workspaces/{workspaceName}/members', 'post', '201'],
+      ['/api/workspaces/{workspaceName}/members/{userId}', 'patch', '200'],
+      ['/api/workspaces/{workspaceName}/members/{userId}', 'delete', '204'],
+      ['/api/workspaces/{workspaceName}/invitations/{email}', 'delete', '204'],
+      ['/api/workspaces/{workspaceName}/channels', 'get', '200'],
+      ['/api/workspaces/{workspaceName}/channels', 'post', '201'],
+      ['/api/workspaces/{workspaceName}/channels/{channelId}', 'get', '200'],
+      ['/api/workspaces/{workspaceName}/channels/{channelId}', 'patch', '200'],
+      ['/api/workspaces/{workspaceName}/channels/{channelId}', 'delete', '204'],
+      ['/api/profile', 'get', '200'],
+      ['/api/profile', 'patch', '200'],
+    ];
+    for (const [path, method, status] of expected) {
+      const op = paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining([status, '401']));
+    }
+  });
+});
