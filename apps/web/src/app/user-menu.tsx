@@ -8,7 +8,8 @@ import { truncateEmail } from './truncate-email.ts';
 
 const itemClasses =
   'flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm text-slate-700 ' +
-  'hover:bg-slate-100 focus:bg-indigo-50 focus:text-indigo-900 focus:outline-none';
+  'hover:bg-slate-100 focus:bg-indigo-50 focus:text-indigo-900 focus:outline-none ' +
+  'focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-inset';
 
 /** The signed-in user's menu button (WAI-ARIA menu button pattern: arrows, Home/End, Escape). */
 export function UserMenu({ user }: { user: PublicUser }) {
@@ -29,7 +30,7 @@ export function UserMenu({ user }: { user: PublicUser }) {
     if (returnFocus) trigger.current?.focus();
   };
 
-  // Where focus should land once the menu has rendered: first item, last item, or nowhere (mouse).
+  // Where focus should land once the menu has rendered (ArrowUp opens on the last item).
   const pendingFocus = useRef<'first' | 'last' | null>(null);
   useEffect(() => {
     if (!open) return;
