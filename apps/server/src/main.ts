@@ -17,6 +17,10 @@ app.addHook('onClose', async () => {
 });
 
 let closing = false;
+// Responses finished during shutdown close their keep-alive connection, so close() need not wait for it.
+app.addHook('onSend', async (_request, reply) => {
+  if (closing) reply.header('connection', 'close');
+});
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (closing) return;
