@@ -13,13 +13,13 @@ const MeshPage = lazy(() => import('../features/calls/mesh-page.tsx'));
 const VideoPage = lazy(() => import('../features/calls/video-page.tsx'));
 const VideoMeetingPage = lazy(() => import('../features/calls/video-meeting-page.tsx'));
 const CanvasPage = lazy(() => import('../features/channels/canvas-page.tsx'));
-const CreateChannelPage = lazy(() => import('../features/channels/create-channel-page.tsx'));
-const ChannelPage = lazy(() => import('../features/channels/channel-page.tsx'));
 const TaskboardPage = lazy(() => import('../features/tasks/taskboard-page.tsx'));
 const TaskPage = lazy(() => import('../features/tasks/task-page.tsx'));
 const CreateWorkspacePage = lazy(() => import('../features/workspaces/create-workspace-page.tsx'));
 const DashboardPage = lazy(() => import('../features/workspaces/dashboard-page.tsx'));
 const WorkspacePage = lazy(() => import('../features/workspaces/workspace-page.tsx'));
+const CreateChannelPage = lazy(() => import('../features/workspaces/create-channel-page.tsx'));
+const WorkspaceSettingsPage = lazy(() => import('../features/workspaces/workspace-settings-page.tsx'));
 const ChatPage = lazy(() => import('../features/direct/chat-page.tsx'));
 const LiveChatPage = lazy(() => import('../features/direct/live-chat-page.tsx'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
@@ -56,9 +56,40 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
       },
-      { path: '/workspace/:workspaceName', element: <WorkspacePage /> },
-      { path: '/workspace/:workspaceName/create-channel', element: <CreateChannelPage /> },
-      { path: '/workspace/:workspaceName/channel/:channelId', element: <ChannelPage /> },
+      {
+        path: '/workspace/:workspaceName',
+        element: (
+          <RequireAuth>
+            <WorkspacePage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/workspace/:workspaceName/create-channel',
+        element: (
+          <RequireAuth>
+            <CreateChannelPage />
+          </RequireAuth>
+        ),
+      },
+      // The channel view is the workspace page with that channel selected in its sidebar.
+      {
+        path: '/workspace/:workspaceName/channel/:channelId',
+        element: (
+          <RequireAuth>
+            <WorkspacePage />
+          </RequireAuth>
+        ),
+      },
+      // Not in the spec's table: member and role management for the workspace's admins.
+      {
+        path: '/workspace/:workspaceName/settings',
+        element: (
+          <RequireAuth>
+            <WorkspaceSettingsPage />
+          </RequireAuth>
+        ),
+      },
       // The spec names this segment workspaceId; it shares the position of :workspaceName above.
       { path: '/workspace/:workspaceId/projects', element: <ProjectsPage /> },
       { path: '/chat', element: <ChatPage /> },

@@ -1,6 +1,231 @@
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import type { Channel, WorkspaceDetail } from '@cohort/shared/workspaces';
+import { useQuery } from '@tanstack/react-query';
+import { FolderGit2, Hash, Lock, LogOut, MessagesSquare, Settings } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { buttonClasses } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { cn } from '../../lib/cn.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { ChannelPane } from '../channels/channel-pane.tsx';
+import { CreateChannelForm } from './create-channel-form.tsx';
+import { ROLE_LABELS } from './role-select.tsx';
+import {
+  canCreateChannel,
+  canManageMembers,
+  channelPath,
+  workspacePath,
+  workspaceQuery,
+} from './workspaces.queries.ts';
 
-// Placeholder until the workspaces capability is built; its engineers replace this file.
+/**
+ * /workspace/{workspaceName} and /workspace/{workspaceName}/channel/{channelId} (SPEC §2 "Workspace
+ * page"): both routes render this page, so moving between channels keeps the sidebar in place.
+ */
 export default function WorkspacePage() {
-  return <ComingSoon title="Workspace" />;
+  const { workspaceName = '', channelId } = useParams();
+  const workspace = useQuery(workspaceQuery(workspaceName));
+  const channel = channelId ? workspace.data?.chat.channels.find((c) => c._id === channelId) : undefined;
+  useDocumentTitle(
+    workspace.data
+      ? channel
+        ? `${channel.name} · ${workspace.data.name}`
+        : workspace.data.name
+      : 'Workspace',
+  );
+
+  if (workspace.isPending) {
+    return (
+      <p role="status" className="px-4 py-24 text-center text-slate-600">
+        Loading workspace details...
+      </p>
+    );
+  }
+  if (workspace.isError) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-24 text-center">
+        <h1 role="alert" className="text-2xl font-bold tracking-tight text-slate-900">
+          Failed to load workspace
+        </h1>
+        <p className="mt-3 text-slate-600">
+          It may not exist, or you may not be a member of it. Ask one of its admins to add you.
+        </p>
+        <Link to="/dashboard" className={buttonClasses('secondary', 'md', 'mt-8')}>
+          Your Workspaces
+        </Link>
+      </div>
+    );
+  }
+  return <WorkspaceView workspace={workspace.data} channelId={channelId} channel={channel} />;
+}
+
+function WorkspaceView({
+  workspace,
+  channelId,
+  channel,
+}: {
+  workspace: WorkspaceDetail;
+  channelId: string | undefined;
+  channel: Channel | undefined;
+}) {
+  const navigate = useNavigate();
+  const [creating, setCreating] = useState(false);
+
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col px-4 py-6 sm:px-6">
+      <header className="flex flex-wrap items-center justify-between gap-4 rounded-t-2xl border border-slate-200 bg-white px-5 py-4">
+        <div className="min-w-0">
+          <p className="text-xs font-semibold tracking-wide text-indigo-700 uppercase">Workspace</p>
+          <h1 className="truncate text-2xl font-bold tracking-tight text-slate-900" title={workspace.name}>
+            {workspace.name}
+          </h1>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="rounded-full bg-slate-100 px-2.5 py-1 text-xs font-medium text-slate-700">
+            <span className="sr-only">Your role: </span>
+            {ROLE_LABELS[workspace.role]}
+          </span>
+          <Link
+            to={`/workspace/${encodeURIComponent(workspace._id)}/projects`}
+            className={buttonClasses('secondary', 'sm')}
+          >
+            <FolderGit2 aria-hidden="true" className="size-4" />
+            Explore Projects
+          </Link>
+          {canManageMembers(workspace.role) && (
+            <Link
+              to={`${workspacePath(workspace.name)}/settings`}
+              className={buttonClasses('secondary', 'sm')}
+            >
+              <Settings aria-hidden="true" className="size-4" />
+              Settings
+            </Link>
+          )}
+          <Link to="/" className={buttonClasses('ghost', 'sm')}>
+            <LogOut aria-hidden="true" className="size-4" />
+            Exit
+          </Link>
+        </div>
+      </header>
+
+      <div className="grid min-h-[34rem] overflow-hidden rounded-b-2xl border border-t-0 border-slate-200 bg-white md:grid-cols-[17rem_1fr]">
+        <ChannelSidebar workspace={workspace} selectedId={channelId} onCreate={() => setCreating(true)} />
+        <div className="min-w-0 border-t border-slate-200 md:border-t-0 md:border-l">
+          {channelId ? (
+            channel ? (
+              <ChannelPane key={channel._id} workspaceName={workspace.name} channel={channel} />
+            ) : (
+              <div className="px-6 py-20 text-center">
+                <h2 className="text-xl font-semibold text-slate-900">Channel not found</h2>
+                <p className="mt-2 text-slate-600">
+                  It may have been deleted, or it is a private channel you are not part of.
+                </p>
+              </div>
+            )
+          ) : (
+            <div className="flex h-full flex-col items-center justify-center px-6 py-20 text-center">
+              <MessagesSquare aria-hidden="true" className="size-12 text-indigo-300" />
+              <h2 className="mt-4 text-2xl font-semibold break-words text-slate-900">{workspace.name}</h2>
+              <p className="mt-2 max-w-prose break-words text-slate-600">{workspace.description}</p>
+              <p className="mt-6 font-medium text-slate-800">Select a channel to start chatting</p>
+            </div>
+          )}
+        </div>
+      </div>
+
+      {creating && (
+        <Dialog
+          title="Create Channel"
+          description={`A new channel in ${workspace.name}.`}
+          onClose={() => setCreating(false)}
+        >
+          <CreateChannelForm
+            workspace={workspace}
+            onCancel={() => setCreating(false)}
+            onCreated={(created) => {
+              setCreating(false);
+              navigate(channelPath(workspace.name, created._id));
+            }}
+          />
+        </Dialog>
+      )}
+    </div>
+  );
+}
+
+function ChannelSidebar({
+  workspace,
+  selectedId,
+  onCreate,
+}: {
+  workspace: WorkspaceDetail;
+  selectedId: string | undefined;
+  onCreate: () => void;
+}) {
+  const channels = workspace.chat.channels;
+  return (
+    <nav aria-labelledby="channels-heading" className="flex flex-col bg-slate-50/70 p-3">
+      <h2
+        id="channels-heading"
+        className="px-2 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase"
+      >
+        Channels
+      </h2>
+      {channels.length === 0 ? (
+        <p className="px-2 py-3 text-sm text-slate-600">No channels yet.</p>
+      ) : (
+        <ul className="space-y-1">
+          {channels.map((c) => {
+            const selected = c._id === selectedId;
+            return (
+              <li key={c._id}>
+                <Link
+                  to={channelPath(workspace.name, c._id)}
+                  aria-current={selected ? 'page' : undefined}
+                  className={cn(
+                    'block rounded-lg px-2.5 py-2 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600',
+                    selected
+                      ? 'bg-indigo-600 text-white shadow-sm'
+                      : 'text-slate-800 hover:bg-white hover:shadow-sm',
+                  )}
+                >
+                  <span className="flex items-center gap-1.5 text-sm font-semibold">
+                    {c.private ? (
+                      <>
+                        <Lock aria-hidden="true" className="size-3.5 shrink-0 opacity-80" />
+                        <span className="sr-only">Private channel: </span>
+                      </>
+                    ) : (
+                      <Hash aria-hidden="true" className="size-3.5 shrink-0 opacity-70" />
+                    )}
+                    <span className="truncate">{c.name}</span>
+                  </span>
+                  <span
+                    title={c.description}
+                    className={cn(
+                      'mt-0.5 block truncate text-xs',
+                      selected ? 'text-indigo-100' : 'text-slate-600',
+                    )}
+                  >
+                    {c.description}
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <div className="mt-auto pt-4">
+        {canCreateChannel(workspace.role) ? (
+          <button type="button" onClick={onCreate} className={buttonClasses('secondary', 'sm', 'w-full')}>
+            + Create Channel
+          </button>
+        ) : (
+          <p className="px-2 text-xs text-slate-600">
+            Viewers can read and chat. Ask an editor or admin to create a channel.
+          </p>
+        )}
+      </div>
+    </nav>
+  );
 }

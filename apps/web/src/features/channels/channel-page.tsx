@@ -1,6 +1,0 @@
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
-
-// Placeholder until the channels capability is built; its engineers replace this file.
-export default function ChannelPage() {
-  return <ComingSoon title="Channel" />;
-}
