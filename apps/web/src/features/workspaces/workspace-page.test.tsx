@@ -1,0 +1,249 @@
+import type { WorkspaceDetail } from '@cohort/shared/workspaces';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderRoutes, requestsOf } from '../../test/render.tsx';
+import CreateChannelPage from './create-channel-page.tsx';
+import { aChannel, aMember, aWorkspace, BOB, ME, meResponse } from './test-data.ts';
+import WorkspacePage from './workspace-page.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function renderWorkspace(entry: string) {
+  return renderRoutes(
+    [
+      { path: '/workspace/:workspaceName', element: <WorkspacePage /> },
+      { path: '/workspace/:workspaceName/channel/:channelId', element: <WorkspacePage /> },
+      { path: '/workspace/:workspaceName/create-channel', element: <CreateChannelPage /> },
+    ],
+    entry,
+  );
+}
+
+const members = [
+  aMember(),
+  aMember({ _id: BOB._id, email: BOB.email, firstName: 'Bob', role: 'editor' }),
+  aMember({ _id: null, email: 'carol@example.com', firstName: '', lastName: '', status: 'invited' }),
+];
+
+function workspaceApi(workspace: WorkspaceDetail, extra: Parameters<typeof mockFetch>[0] = {}) {
+  return mockFetch({
+    'GET /api/me': () => ({ json: meResponse }),
+    'GET /api/workspaces/Apollo': () => ({ json: workspace }),
+    'GET /api/workspaces/Apollo/members': () => ({ json: members }),
+    ...extra,
+  });
+}
+
+describe('WorkspacePage', () => {
+  it('shows the header, the channels and the prompt until a channel is chosen', async () => {
+    workspaceApi(
+      aWorkspace('editor', {
+        chat: {
+          channels: [
+            aChannel(),
+            aChannel({ _id: 'c2', name: 'design', description: 'Mockups', private: true }),
+          ],
+        },
+      }),
+    );
+    renderWorkspace('/workspace/Apollo');
+    expect(screen.getByRole('status').textContent).toBe('Loading workspace details...');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Apollo' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Explore Projects' }).getAttribute('href')).toBe(
+      '/workspace/w1/projects',
+    );
+    expect(screen.getByRole('link', { name: 'Exit' }).getAttribute('href')).toBe('/');
+    // Settings are for admins only.
+    expect(screen.queryByRole('link', { name: 'Settings' })).toBeNull();
+
+    const sidebar = screen.getByRole('navigation', { name: 'Channels' });
+    const general = within(sidebar).getByRole('link', { name: /general/ });
+    expect(general.getAttribute('href')).toBe('/workspace/Apollo/channel/c1');
+    expect(general.textContent).toContain('Company-wide chatter');
+    expect(general.getAttribute('aria-current')).toBeNull();
+    expect(within(sidebar).getByRole('link', { name: /Private channel: design/ })).toBeTruthy();
+    expect(screen.getByText('Select a channel to start chatting')).toBeTruthy();
+    expect(screen.getByText('Launch planning')).toBeTruthy();
+  });
+
+  it('selects the channel of the URL, and says "Channel not found" for an unknown one', async () => {
+    workspaceApi(aWorkspace('viewer', { chat: { channels: [aChannel()] } }));
+    const { router } = renderWorkspace('/workspace/Apollo/channel/c1');
+    const link = await screen.findByRole('link', { name: /general/ });
+    expect(link.getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('heading', { name: 'general Chat' })).toBeTruthy();
+    expect(screen.queryByText('Select a channel to start chatting')).toBeNull();
+
+    await router.navigate('/workspace/Apollo/channel/nope');
+    expect(await screen.findByRole('heading', { name: 'Channel not found' })).toBeTruthy();
+  });
+
+  it('shows a viewer no "+ Create Channel"', async () => {
+    workspaceApi(aWorkspace('viewer'));
+    renderWorkspace('/workspace/Apollo');
+    expect(await screen.findByText('No channels yet.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Create Channel/ })).toBeNull();
+  });
+
+  it('shows an admin the Settings link and "+ Create Channel"', async () => {
+    workspaceApi(aWorkspace('admin'));
+    renderWorkspace('/workspace/Apollo');
+    expect(await screen.findByRole('link', { name: 'Settings' })).toHaveProperty(
+      'pathname',
+      '/workspace/Apollo/settings',
+    );
+    expect(screen.getByRole('button', { name: '+ Create Channel' })).toBeTruthy();
+  });
+
+  it('says "Failed to load workspace" when the workspace cannot be read', async () => {
+    mockFetch({
+      'GET /api/me': () => ({ json: meResponse }),
+      'GET /api/workspaces/Apollo': () => ({ status: 404, json: { message: 'Workspace not found' } }),
+    });
+    renderWorkspace('/workspace/Apollo');
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load workspace');
+  });
+});
+
+describe('Create channel modal', () => {
+  async function openModal() {
+    const opener = await screen.findByRole('button', { name: '+ Create Channel' });
+    await userEvent.click(opener);
+    return { opener, dialog: screen.getByRole('dialog', { name: 'Create Channel' }) };
+  }
+
+  it('is a labelled modal dialog that takes focus, closes on Escape and gives focus back', async () => {
+    workspaceApi(aWorkspace('editor'));
+    renderWorkspace('/workspace/Apollo');
+    const { opener, dialog } = await openModal();
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(within(dialog).getByRole('textbox', { name: 'Channel name' })),
+    );
+
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('closes on Cancel and on an overlay click', async () => {
+    workspaceApi(aWorkspace('editor'));
+    renderWorkspace('/workspace/Apollo');
+    let { dialog } = await openModal();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    ({ dialog } = await openModal());
+    await userEvent.click(screen.getByTestId('dialog-overlay'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('lists the active members except yourself, by e-mail', async () => {
+    workspaceApi(aWorkspace('editor'));
+    renderWorkspace('/workspace/Apollo');
+    const { dialog } = await openModal();
+    expect(await within(dialog).findByRole('checkbox', { name: BOB.email })).toBeTruthy();
+    expect(within(dialog).queryByRole('checkbox', { name: ME.email })).toBeNull();
+    expect(within(dialog).queryByRole('checkbox', { name: 'carol@example.com' })).toBeNull();
+    expect(within(dialog).getByRole('checkbox', { name: 'Private channel' })).toBeTruthy();
+  });
+
+  it('asks for a name and description and sends nothing without them', async () => {
+    const fetchMock = workspaceApi(aWorkspace('editor'));
+    renderWorkspace('/workspace/Apollo');
+    const { dialog } = await openModal();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Channel name' }), 'random');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Channel' }));
+
+    expect(within(dialog).getByRole('alert').textContent).toBe(
+      'Please provide a channel name and description.',
+    );
+    expect(within(dialog).getByRole('textbox', { name: 'Description' }).getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+    expect(requestsOf(fetchMock).some((r) => r.route.startsWith('POST'))).toBe(false);
+  });
+
+  it('creates the channel, closes, and opens it highlighted in the sidebar', async () => {
+    const created = aChannel({
+      _id: 'c9',
+      name: 'random',
+      description: 'Off-topic',
+      members: [ME._id, BOB._id],
+    });
+    let workspace = aWorkspace('editor');
+    const fetchMock = workspaceApi(workspace, {
+      'GET /api/workspaces/Apollo': () => ({ json: workspace }),
+      'POST /api/workspaces/Apollo/channels': () => {
+        workspace = { ...workspace, chat: { channels: [created] } };
+        return { status: 201, json: created };
+      },
+    });
+    const { router } = renderWorkspace('/workspace/Apollo');
+    const { dialog } = await openModal();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Channel name' }), 'random');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Description' }), 'Off-topic');
+    await userEvent.click(await within(dialog).findByRole('checkbox', { name: BOB.email }));
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Private channel' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Channel' }));
+
+    expect(await screen.findByRole('heading', { name: 'random Chat' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(router.state.location.pathname).toBe('/workspace/Apollo/channel/c9');
+    const sidebar = screen.getByRole('navigation', { name: 'Channels' });
+    expect(
+      within(sidebar)
+        .getByRole('link', { name: /random/ })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+    const post = requestsOf(fetchMock).find((r) => r.route === 'POST /api/workspaces/Apollo/channels');
+    expect(post?.body).toEqual({
+      name: 'random',
+      description: 'Off-topic',
+      members: [BOB._id],
+      private: true,
+    });
+  });
+
+  it('says "Failed to create channel" with the server message when the server refuses', async () => {
+    workspaceApi(aWorkspace('editor'), {
+      'POST /api/workspaces/Apollo/channels': () => ({
+        status: 409,
+        json: { message: 'A channel with this name already exists in this workspace' },
+      }),
+    });
+    renderWorkspace('/workspace/Apollo');
+    const { dialog } = await openModal();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Channel name' }), 'general');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Description' }), 'Again');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create Channel' }));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('Failed to create channel');
+    expect(alert.textContent).toContain('A channel with this name already exists in this workspace');
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+});
+
+describe('CreateChannelPage', () => {
+  it('renders the form as a page; Cancel goes back to the workspace', async () => {
+    workspaceApi(aWorkspace('editor'));
+    const { router } = renderWorkspace('/workspace/Apollo/create-channel');
+    expect(await screen.findByRole('textbox', { name: 'Channel name' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(router.state.location.pathname).toBe('/workspace/Apollo');
+  });
+
+  it('tells a viewer that only editors and admins create channels', async () => {
+    workspaceApi(aWorkspace('viewer'));
+    renderWorkspace('/workspace/Apollo/create-channel');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Only editors and admins can create channels in Apollo.',
+    );
+    expect(screen.queryByRole('button', { name: 'Create Channel' })).toBeNull();
+  });
+});

@@ -1,0 +1,132 @@
+import type { MemberListItem } from '@cohort/shared/workspaces';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderRoutes, requestsOf } from '../../test/render.tsx';
+import { aMember, aWorkspace, BOB, meResponse } from './test-data.ts';
+import WorkspaceSettingsPage from './workspace-settings-page.tsx';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function renderSettings() {
+  return renderRoutes(
+    [{ path: '/workspace/:workspaceName/settings', element: <WorkspaceSettingsPage /> }],
+    '/workspace/Apollo/settings',
+  );
+}
+
+function settingsApi(role: 'admin' | 'editor', extra: Parameters<typeof mockFetch>[0] = {}) {
+  let members: MemberListItem[] = [
+    aMember(),
+    aMember({ _id: BOB._id, email: BOB.email, firstName: 'Bob', lastName: 'Babbage', role: 'viewer' }),
+    aMember({
+      _id: null,
+      email: 'carol@example.com',
+      firstName: '',
+      lastName: '',
+      role: 'editor',
+      status: 'invited',
+    }),
+  ];
+  const fetchMock = mockFetch({
+    'GET /api/me': () => ({ json: meResponse }),
+    'GET /api/workspaces/Apollo': () => ({ json: aWorkspace(role) }),
+    'GET /api/workspaces/Apollo/members': () => ({ json: members }),
+    [`PATCH /api/workspaces/Apollo/members/${BOB._id}`]: (body) => {
+      const { role: next } = body as { role: MemberListItem['role'] };
+      members = members.map((m) => (m._id === BOB._id ? { ...m, role: next } : m));
+      return { json: members[1] };
+    },
+    [`DELETE /api/workspaces/Apollo/members/${BOB._id}`]: () => {
+      members = members.filter((m) => m._id !== BOB._id);
+      // The test helper cannot build a bodiless 204 response; the client ignores the body either way.
+      return { json: null };
+    },
+    'POST /api/workspaces/Apollo/members': (body) => {
+      const added = aMember({
+        _id: null,
+        ...(body as object),
+        firstName: '',
+        lastName: '',
+        status: 'invited',
+      });
+      members = [...members, added];
+      return { status: 201, json: added };
+    },
+    ...extra,
+  });
+  return fetchMock;
+}
+
+const row = (email: string) => screen.getByRole('row', { name: new RegExp(email) });
+
+describe('WorkspaceSettingsPage', () => {
+  it('lists members with name, role and status; invitations are marked', async () => {
+    settingsApi('admin');
+    renderSettings();
+    await screen.findByRole('table', { name: 'Members of Apollo' });
+    expect(within(row(BOB.email)).getByText('Bob Babbage')).toBeTruthy();
+    expect(within(row(BOB.email)).getByText('Active')).toBeTruthy();
+    expect(within(row('carol@example.com')).getByText('Invited')).toBeTruthy();
+    expect(within(row('carol@example.com')).getByText('Editor')).toBeTruthy();
+  });
+
+  it('changes a role with PATCH', async () => {
+    const fetchMock = settingsApi('admin');
+    renderSettings();
+    const select = await screen.findByRole('combobox', { name: `Role of ${BOB.email}` });
+    await userEvent.selectOptions(select, 'editor');
+    await waitFor(() => expect((select as HTMLSelectElement).value).toBe('editor'));
+    const patch = requestsOf(fetchMock).find((r) => r.route.startsWith('PATCH'));
+    expect(patch?.body).toEqual({ role: 'editor' });
+  });
+
+  it('shows the last-admin rule when the server refuses a demotion', async () => {
+    settingsApi('admin', {
+      [`PATCH /api/workspaces/Apollo/members/${meResponse.user._id}`]: () => ({
+        status: 409,
+        json: { message: 'A workspace needs at least one admin' },
+      }),
+    });
+    renderSettings();
+    const select = await screen.findByRole('combobox', { name: `Role of ${meResponse.user.email}` });
+    await userEvent.selectOptions(select, 'viewer');
+    expect((await screen.findByRole('alert')).textContent).toBe('A workspace needs at least one admin');
+    await waitFor(() => expect((select as HTMLSelectElement).value).toBe('admin'));
+  });
+
+  it('removes a member after a confirmation', async () => {
+    const fetchMock = settingsApi('admin');
+    renderSettings();
+    await userEvent.click(await screen.findByRole('button', { name: `Remove ${BOB.email}` }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Remove this member?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(screen.queryByRole('row', { name: new RegExp(BOB.email) })).toBeNull());
+    expect(requestsOf(fetchMock).map((r) => r.route)).toContain(
+      `DELETE /api/workspaces/Apollo/members/${BOB._id}`,
+    );
+  });
+
+  it('invites a member by e-mail and role', async () => {
+    const fetchMock = settingsApi('admin');
+    renderSettings();
+    const form = (await screen.findByRole('region', { name: 'Invite a member' })) as HTMLElement;
+    await userEvent.type(within(form).getByRole('textbox', { name: 'E-mail' }), 'dan@example.com');
+    await userEvent.selectOptions(within(form).getByRole('combobox', { name: 'Role' }), 'editor');
+    await userEvent.click(within(form).getByRole('button', { name: 'Invite' }));
+    expect(await screen.findByRole('row', { name: /dan@example\.com/ })).toBeTruthy();
+    const post = requestsOf(fetchMock).find((r) => r.route === 'POST /api/workspaces/Apollo/members');
+    expect(post?.body).toEqual({ email: 'dan@example.com', role: 'editor' });
+  });
+
+  it('is not offered to members who are not admins', async () => {
+    settingsApi('editor');
+    renderSettings();
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Only admins of Apollo can manage its members.',
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});
