@@ -23,7 +23,14 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'server', include: serverTests, environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'server',
+          include: serverTests,
+          environment: 'node',
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       ...postgres,
       ...(existsSync('apps/web/vitest.config.ts') ? ['apps/web/vitest.config.ts'] : []),

@@ -58,7 +58,12 @@ describe('the server process (npm start)', () => {
     const inFlight = fetch(`http://127.0.0.1:${port}/api/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: 'A', lastName: 'B', email: 'inflight@example.com', password: 'password123' }),
+      body: JSON.stringify({
+        firstName: 'A',
+        lastName: 'B',
+        email: 'inflight@example.com',
+        password: 'password123',
+      }),
     });
     await new Promise((r) => setTimeout(r, 20));
     first.child.kill('SIGTERM');

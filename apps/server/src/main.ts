@@ -6,10 +6,12 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 const config = loadConfig();
 // The lock is only needed for embedded PGlite; PostgreSQL handles concurrent servers itself.
 const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch((err) => {
-  unlock();
-  throw err;
-});
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch(
+  (err) => {
+    unlock();
+    throw err;
+  },
+);
 const { app } = await buildApp({ config, database });
 app.addHook('onClose', async () => {
   await database.close();

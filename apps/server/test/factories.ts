@@ -21,12 +21,21 @@ export async function createUser(
   const signup = await app.inject({
     method: 'POST',
     url: '/api/signup',
-    payload: { firstName: overrides.firstName ?? 'Test', lastName: overrides.lastName ?? 'User', email, password },
+    payload: {
+      firstName: overrides.firstName ?? 'Test',
+      lastName: overrides.lastName ?? 'User',
+      email,
+      password,
+    },
   });
   if (signup.statusCode !== 201) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`);
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
   const token = login.json().token as string;
-  const me = await app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+  const me = await app.inject({
+    method: 'GET',
+    url: '/api/me',
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { email, password, token, id: me.json().user._id, auth: { authorization: `Bearer ${token}` } };
 }

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -8,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { ensureTemplate, loadTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -39,8 +41,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     };
   }
   const inMemory = opts.dataDir.startsWith('memory://');
+  const dir = inMemory ? opts.dataDir : join(opts.dataDir, 'pglite');
   if (!inMemory) mkdirSync(opts.dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? opts.dataDir : `${opts.dataDir}/pglite`);
+  // A new cluster starts from the pre-migrated template when one was built (see pglite-template.ts).
+  const fresh = inMemory || !existsSync(join(dir, 'PG_VERSION'));
+  const client = await PGlite.create(dir, fresh ? { loadDataDir: loadTemplate() } : {});
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return {
@@ -49,4 +54,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
   };
+}
+
+/** Builds the PGlite template for the current migrations (run by `npm run build` and the test setup). */
+export function buildPgliteTemplate() {
+  return ensureTemplate(async (client) => {
+    await migratePglite(drizzlePglite({ client, schema }) as never, { migrationsFolder });
+  });
 }

@@ -93,7 +93,10 @@ export const workspaceMembers = pgTable(
     role: text('role', { enum: ['viewer', 'editor', 'admin'] }).notNull(),
     joinedAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('workspace_members_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_members_user_idx').on(t.userId),
+  ],
 );
 
 /** A member e-mail with no account yet; it becomes a membership when that e-mail signs up. */
@@ -108,7 +111,10 @@ export const workspaceInvitations = pgTable(
     invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.email] }), index('workspace_invitations_email_idx').on(t.email)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.email] }),
+    index('workspace_invitations_email_idx').on(t.email),
+  ],
 );
 
 export const channels = pgTable(

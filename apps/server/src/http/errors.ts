@@ -36,7 +36,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || undefined;
       // Custom (object-level) checks carry the whole sentence; field-level ones get the field named.
       const message =
-        first?.keyword === 'custom' || !field ? (first?.message ?? 'Invalid input') : `${field}: ${first?.message}`;
+        first?.keyword === 'custom' || !field
+          ? (first?.message ?? 'Invalid input')
+          : `${field}: ${first?.message}`;
       return reply.status(400).send({ message, field });
     }
     const known = error.code ? fastifyCodes[error.code] : undefined;

@@ -54,7 +54,9 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .where(
+      and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
+    )
     .limit(1);
   if (!row) return null;
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
@@ -63,7 +65,13 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
       .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + idleMs(ctx, row.remember)) })
       .where(eq(sessions.id, row.sessionId));
   }
-  return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, sessionId: row.sessionId };
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    sessionId: row.sessionId,
+  };
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: string) {

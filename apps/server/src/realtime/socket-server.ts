@@ -3,12 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { AppContext } from '../context.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
-import { SESSION_COOKIE, type SessionUser, resolveSession, tokenFromHeaders } from '../http/session.ts';
+import { resolveSession, SESSION_COOKIE, type SessionUser, tokenFromHeaders } from '../http/session.ts';
 
 export interface SocketData {
   user: SessionUser;
 }
-export type AuthedSocket = Socket<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>;
+export type AuthedSocket = Socket<
+  Record<string, never>,
+  Record<string, never>,
+  Record<string, never>,
+  SocketData
+>;
 
 /**
  * Socket.IO on the HTTP server's port. The handshake must come from our own origin and carry a
@@ -32,7 +37,8 @@ export const authenticateSocket =
   (ctx: AppContext) =>
   async (socket: Socket, next: (err?: Error) => void): Promise<void> => {
     try {
-      const authToken = typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : undefined;
+      const authToken =
+        typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : undefined;
       const cookieToken = fastifyCookie.parse(socket.handshake.headers.cookie ?? '')[SESSION_COOKIE];
       const token = authToken ?? tokenFromHeaders(socket.handshake.headers.authorization, cookieToken);
       const user = token ? await resolveSession(ctx, token) : null;

@@ -1,11 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 
 /**
  * A stand-in for Google's token issuer: serves a JWKS over HTTP like
  * https://www.googleapis.com/oauth2/v3/certs and signs Google-shaped ID tokens with its key.
  */
+type SigningKey = Parameters<SignJWT['sign']>[0];
+
 export async function startFakeGoogle(clientId: string) {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'fake-google-1', alg: 'RS256', use: 'sig' };
@@ -19,7 +21,7 @@ export async function startFakeGoogle(clientId: string) {
   /** Signs claims; defaults are those of a valid token for `clientId`. */
   async function sign(
     claims: Record<string, unknown> = {},
-    opts: { key?: CryptoKey; expiresIn?: string | number; kid?: string } = {},
+    opts: { key?: SigningKey; expiresIn?: string | number; kid?: string } = {},
   ) {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({

@@ -9,7 +9,13 @@ import {
 } from '@cohort/shared/accounts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { clearSessionCookie, currentUser, requireUser, revokeSession, setSessionCookie } from '../../http/session.ts';
+import {
+  clearSessionCookie,
+  currentUser,
+  requireUser,
+  revokeSession,
+  setSessionCookie,
+} from '../../http/session.ts';
 import { presentUser } from './accounts.presenter.ts';
 import { login, signInWithGoogle, signup } from './accounts.service.ts';
 import { verifyGoogleCredential } from './google.ts';
@@ -61,10 +67,14 @@ export const accountsRoutes =
       return { user: presentUser(user) };
     });
 
-    app.post('/api/logout', { schema: { tags, response: { 200: messageResponse } } }, async (request, reply) => {
-      const user = await currentUser(ctx, request);
-      if (user) await revokeSession(ctx, user.sessionId);
-      clearSessionCookie(reply);
-      return { message: 'Logged out' };
-    });
+    app.post(
+      '/api/logout',
+      { schema: { tags, response: { 200: messageResponse } } },
+      async (request, reply) => {
+        const user = await currentUser(ctx, request);
+        if (user) await revokeSession(ctx, user.sessionId);
+        clearSessionCookie(reply);
+        return { message: 'Logged out' };
+      },
+    );
   };

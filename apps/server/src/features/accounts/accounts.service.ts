@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
-import { HttpError, conflict, unauthorized } from '../../http/errors.ts';
+import { conflict, HttpError, unauthorized } from '../../http/errors.ts';
 import { createSession } from '../../http/session.ts';
 import type { GoogleIdentity } from './google.ts';
 import { isLoginBlocked, recordLoginFailure } from './login-limiter.ts';
@@ -38,7 +38,10 @@ export async function signup(ctx: AppContext, body: SignupBody) {
   });
 }
 
-export async function login(ctx: AppContext, input: { email: string; password: string; ip: string; remember: boolean }) {
+export async function login(
+  ctx: AppContext,
+  input: { email: string; password: string; ip: string; remember: boolean },
+) {
   if (await isLoginBlocked(ctx, input.ip, input.email)) {
     throw new HttpError(429, ACCOUNT_MESSAGES.tooManyAttempts);
   }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createUser, uniqueEmail } from '../../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { sessions, users } from '../../db/schema.ts';
 
 let t: TestApp;
@@ -13,7 +13,12 @@ afterAll(() => t.close());
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers });
 
-const validSignup = () => ({ firstName: 'Ada', lastName: 'Lovelace', email: uniqueEmail('ada'), password: 'analytical-engine' });
+const validSignup = () => ({
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: uniqueEmail('ada'),
+  password: 'analytical-engine',
+});
 
 describe('POST /api/signup', () => {
   it('creates an account with a normalised e-mail and an argon2id hash, without logging in', async () => {
@@ -113,7 +118,9 @@ describe('login, sessions and logout', () => {
 
   it('needs a session for /api/me, and logout revokes the token server-side', async () => {
     expect((await t.app.inject({ url: '/api/me' })).statusCode).toBe(401);
-    expect((await t.app.inject({ url: '/api/me', headers: { authorization: 'Bearer nope' } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/api/me', headers: { authorization: 'Bearer nope' } })).statusCode,
+    ).toBe(401);
     const user = await createUser(t.app);
     const out = await post('/api/logout', {}, user.auth);
     expect(out.statusCode).toBe(200);
@@ -123,7 +130,11 @@ describe('login, sessions and logout', () => {
 
   it('ends a browser-session login after a day idle, a remembered one after 30 days', async () => {
     const user = await createUser(t.app);
-    const remembered = await post('/api/login', { email: user.email, password: user.password, remember: true });
+    const remembered = await post('/api/login', {
+      email: user.email,
+      password: user.password,
+      remember: true,
+    });
     expect(String(remembered.headers['set-cookie'])).toMatch(/Max-Age=2592000/);
     const rememberedAuth = { authorization: `Bearer ${remembered.json().token}` };
 
@@ -155,7 +166,8 @@ describe('login rate limit', () => {
     const ip = '203.0.113.7';
     const loginFrom = (email: string, password: string) =>
       t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password }, remoteAddress: ip });
-    for (let i = 0; i < 10; i++) expect((await loginFrom(uniqueEmail('probe'), 'guess-1234')).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await loginFrom(uniqueEmail('probe'), 'guess-1234')).statusCode).toBe(401);
     const user = await createUser(t.app);
     expect((await loginFrom(user.email, user.password)).statusCode).toBe(429);
     t.advance(16 * 60 * 1000);
@@ -172,7 +184,10 @@ describe('cross-site requests', () => {
   });
 
   it('allows our own origin and clients that send none', async () => {
-    const own = await post('/api/signup', validSignup(), { origin: 'http://localhost:80', host: 'localhost:80' });
+    const own = await post('/api/signup', validSignup(), {
+      origin: 'http://localhost:80',
+      host: 'localhost:80',
+    });
     expect(own.statusCode).toBe(201);
     expect((await post('/api/signup', validSignup())).statusCode).toBe(201);
   });

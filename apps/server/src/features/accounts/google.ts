@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { AppContext } from '../../context.ts';
-import { HttpError, badRequest, unauthorized } from '../../http/errors.ts';
+import { badRequest, HttpError, unauthorized } from '../../http/errors.ts';
 
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 

@@ -15,7 +15,9 @@ export const contactRoutes =
       { schema: { tags, body: contactBody, response: { 201: messageResponse } } },
       async (request, reply) => {
         const user = await currentUser(ctx, request);
-        await ctx.db.insert(contactMessages).values({ ...request.body, userId: user?.id ?? null, createdAt: ctx.now() });
+        await ctx.db
+          .insert(contactMessages)
+          .values({ ...request.body, userId: user?.id ?? null, createdAt: ctx.now() });
         return reply.status(201).send({ message: 'Thanks! Your message has been sent.' });
       },
     );
@@ -25,7 +27,10 @@ export const contactRoutes =
       '/api/newsletter',
       { schema: { tags, body: newsletterBody, response: { 201: messageResponse } } },
       async (request, reply) => {
-        await ctx.db.insert(newsletterSubscribers).values({ email: request.body.email }).onConflictDoNothing();
+        await ctx.db
+          .insert(newsletterSubscribers)
+          .values({ email: request.body.email })
+          .onConflictDoNothing();
         return reply.status(201).send({ message: 'You are subscribed.' });
       },
     );

@@ -44,7 +44,9 @@ describe('POST /api/newsletter', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/newsletter', payload: { email: variant } });
       expect(res.statusCode).toBe(201);
     }
-    expect(await t.ctx.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email))).toHaveLength(1);
+    expect(
+      await t.ctx.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
+    ).toHaveLength(1);
     const bad = await t.app.inject({ method: 'POST', url: '/api/newsletter', payload: { email: 'x' } });
     expect(bad.statusCode).toBe(400);
   });
