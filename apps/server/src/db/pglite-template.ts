@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -17,7 +18,7 @@ function templateKey(): string {
   const hash = createHash('sha256');
   // The package's entry is dist/index.js; its package.json (with the version) is one folder up.
   const pglitePkg = join(
-    dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))),
+    dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')),
     '..',
     'package.json',
   );
