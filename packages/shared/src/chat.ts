@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { emailSchema } from './accounts.ts';
+
+/**
+ * The real-time chat protocol: Socket.IO namespaces `/chat` (channels) and `/dm` (direct messages),
+ * their events, acknowledgements and the REST history endpoints. The server validates every payload
+ * with these schemas; identity fields a client sends (`senderId`, `userId`, `senderEmail`) are
+ * accepted and ignored — the sender is always the session user.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Constants
+
+export const MESSAGE_MAX_LENGTH = 4000;
+/** The server relays at most one `isTyping: true` per user per channel in this window. */
+export const TYPING_THROTTLE_MS = 2000;
+/** Without a refresh the server announces `isTyping: false` to the others after this long. */
+export const TYPING_EXPIRE_MS = 5000;
+export const DM_HISTORY_LIMIT = 50;
+export const CHANNEL_HISTORY_DEFAULT_LIMIT = 50;
+export const HISTORY_MAX_LIMIT = 200;
+/** Flood guard per socket: more than this many sends within the window are refused with `Slow down`. */
+export const SEND_RATE_LIMIT = 20;
+export const SEND_RATE_WINDOW_MS = 5000;
+
+export const CHAT_NAMESPACE = '/chat';
+export const DM_NAMESPACE = '/dm';
+
+export const CHAT_EVENTS = {
+  // client → server
+  joinChannel: 'joinChannel',
+  leaveChannel: 'leaveChannel',
+  typing: 'typing',
+  sendMessage: 'sendMessage',
+  // server → client
+  newMessage: 'newMessage',
+  userTyping: 'userTyping',
+} as const;
+
+export const DM_EVENTS = {
+  // client → server
+  register: 'register',
+  sendMessage: 'sendMessage',
+  // server → client
+  newMessage: 'newMessage',
+} as const;
+
+/** Reasons carried by `{ok: false, message}` acknowledgements and REST errors. */
+export const CHAT_MESSAGES = {
+  channelNotFound: 'Channel not found',
+  notAllowed: 'You may not post in this channel',
+  contentRequired: 'Message cannot be empty',
+  contentTooLong: `Message is too long (${MESSAGE_MAX_LENGTH} characters at most)`,
+  invalidClientId: 'clientId must be a UUID',
+  invalidPayload: 'Invalid payload',
+  slowDown: 'Slow down',
+  recipientNotFound: 'Recipient not found',
+  notYourMessages: 'You can only read your own messages',
+  serverError: 'Something went wrong',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------
+// Shared pieces
+
+export const messageContent = z
+  .string({ error: CHAT_MESSAGES.contentRequired })
+  .trim()
+  .min(1, CHAT_MESSAGES.contentRequired)
+  .max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.contentTooLong);
+
+export const clientIdSchema = z.uuid({ error: CHAT_MESSAGES.invalidClientId });
+
+const idString = z.string({ error: CHAT_MESSAGES.channelNotFound }).min(1).max(200);
+const seqSchema = z.number().int().nonnegative();
+
+// ---------------------------------------------------------------------------------------------------
+// /chat — client → server
+
+export const channelRef = z.object({
+  channelId: idString,
+  workspaceName: z.string({ error: CHAT_MESSAGES.channelNotFound }).min(1).max(200),
+});
+export type ChannelRef = z.input<typeof channelRef>;
+
+export const joinChannelPayload = channelRef;
+export type JoinChannelPayload = z.input<typeof joinChannelPayload>;
+
+export const leaveChannelPayload = channelRef;
+export type LeaveChannelPayload = z.input<typeof leaveChannelPayload>;
+
+/** `userId` from the spec's client is ignored. */
+export const typingPayload = channelRef.extend({ isTyping: z.boolean() });
+export type TypingPayload = z.input<typeof typingPayload>;
+
+/** `message.senderId` from the spec's client is ignored. */
+export const sendChannelMessagePayload = channelRef.extend({
+  clientId: clientIdSchema,
+  message: z.object({ content: messageContent }, { error: CHAT_MESSAGES.contentRequired }),
+});
+export type SendChannelMessagePayload = z.input<typeof sendChannelMessagePayload>;
+
+// ---------------------------------------------------------------------------------------------------
+// /chat — server → client
+
+export const messageSender = z.object({
+  _id: z.string(),
+  email: z.string(),
+  /** "First Last" when known, else ''. Clients fall back to the part of the e-mail before @. */
+  name: z.string(),
+});
+export type MessageSender = z.infer<typeof messageSender>;
+
+export const channelMessage = z.object({
+  _id: z.string(),
+  /** Gapless per channel, starting at 1. */
+  seq: seqSchema,
+  /** The channel id. */
+  channel: z.string(),
+  content: z.string(),
+  /** ISO 8601, the commit time. */
+  timestamp: z.string(),
+  clientId: z.string(),
+  sender: messageSender,
+});
+export type ChannelMessage = z.infer<typeof channelMessage>;
+export const channelMessageList = z.array(channelMessage);
+
+export const userTypingEvent = z.object({
+  /** The channel the typing happens in (a socket may have several channels joined). */
+  channelId: z.string(),
+  userId: z.string(),
+  email: z.string(),
+  isTyping: z.boolean(),
+});
+export type UserTypingEvent = z.infer<typeof userTypingEvent>;
+
+// ---------------------------------------------------------------------------------------------------
+// Acknowledgements (joinChannel, sendMessage on both namespaces)
+
+export const ackFailure = z.object({ ok: z.literal(false), message: z.string() });
+export type AckFailure = z.infer<typeof ackFailure>;
+
+export const joinChannelAck = z.union([z.object({ ok: z.literal(true) }), ackFailure]);
+export type JoinChannelAck = z.infer<typeof joinChannelAck>;
+
+export const sendChannelMessageAck = z.union([
+  z.object({ ok: z.literal(true), message: channelMessage }),
+  ackFailure,
+]);
+export type SendChannelMessageAck = z.infer<typeof sendChannelMessageAck>;
+
+// ---------------------------------------------------------------------------------------------------
+// /dm
+
+export const DM_MESSAGE_TYPES = ['text'] as const;
+
+/** `senderEmail` from the spec's client is ignored. */
+export const sendDirectMessagePayload = z.object({
+  content: messageContent,
+  receiverEmail: emailSchema,
+  clientId: clientIdSchema,
+  messageType: z.enum(DM_MESSAGE_TYPES).default('text'),
+});
+export type SendDirectMessagePayload = z.input<typeof sendDirectMessagePayload>;
+
+export const directMessage = z.object({
+  _id: z.string(),
+  /** Gapless per pair of users, starting at 1. */
+  seq: seqSchema,
+  /** E-mails. */
+  sender: z.string(),
+  receiver: z.string(),
+  content: z.string(),
+  /** ISO 8601, the commit time. */
+  createdAt: z.string(),
+  messageType: z.enum(DM_MESSAGE_TYPES),
+  clientId: z.string(),
+});
+export type DirectMessage = z.infer<typeof directMessage>;
+export const directMessageList = z.array(directMessage);
+
+export const sendDirectMessageAck = z.union([
+  z.object({ ok: z.literal(true), message: directMessage }),
+  ackFailure,
+]);
+export type SendDirectMessageAck = z.infer<typeof sendDirectMessageAck>;
+
+// ---------------------------------------------------------------------------------------------------
+// REST
+
+const optionalSeq = z.coerce.number().int().nonnegative().optional();
+
+/**
+ * GET /api/workspaces/:workspaceName/channels/:channelId/messages — an array oldest first.
+ * No cursor: the newest `limit`. `before`: the newest `limit` with seq < before. `after`: the oldest
+ * `limit` with seq > after (use it to backfill after a reconnect or a detected gap). Both: the oldest
+ * `limit` strictly between them.
+ */
+export const channelHistoryQuery = z.object({
+  before: optionalSeq,
+  after: optionalSeq,
+  limit: z.coerce.number().int().min(1).max(HISTORY_MAX_LIMIT).default(CHANNEL_HISTORY_DEFAULT_LIMIT),
+});
+export type ChannelHistoryQuery = z.input<typeof channelHistoryQuery>;
+
+/** POST /api/workspaces/:workspaceName/channels/:channelId/messages → 201 the stored message. */
+export const postChannelMessageBody = z.object({
+  clientId: clientIdSchema,
+  content: messageContent,
+});
+export type PostChannelMessageBody = z.input<typeof postChannelMessageBody>;
+
+/** GET /api/messages/:email?with= — `:email` must be the caller (403 otherwise). */
+export const directHistoryParams = z.object({ email: emailSchema });
+export const directHistoryQuery = z.object({
+  with: emailSchema,
+  before: optionalSeq,
+  after: optionalSeq,
+  limit: z.coerce.number().int().min(1).max(HISTORY_MAX_LIMIT).default(DM_HISTORY_LIMIT),
+});
+export type DirectHistoryQuery = z.input<typeof directHistoryQuery>;
