@@ -2,8 +2,8 @@ import { messageResponse } from '@cohort/shared/accounts';
 import { contactBody, newsletterBody } from '@cohort/shared/contact';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { contactMessages, newsletterSubscribers } from '../../db/schema.ts';
 import { currentUser } from '../../http/session.ts';
+import { storeContactMessage, subscribeToNewsletter } from './contact.service.ts';
 
 export const contactRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -15,22 +15,16 @@ export const contactRoutes =
       { schema: { tags, body: contactBody, response: { 201: messageResponse } } },
       async (request, reply) => {
         const user = await currentUser(ctx, request);
-        await ctx.db
-          .insert(contactMessages)
-          .values({ ...request.body, userId: user?.id ?? null, createdAt: ctx.now() });
+        await storeContactMessage(ctx, request.body, user?.id ?? null);
         return reply.status(201).send({ message: 'Thanks! Your message has been sent.' });
       },
     );
 
-    // Idempotent: subscribing twice is the same as once (and does not reveal who subscribed).
     app.post(
       '/api/newsletter',
       { schema: { tags, body: newsletterBody, response: { 201: messageResponse } } },
       async (request, reply) => {
-        await ctx.db
-          .insert(newsletterSubscribers)
-          .values({ email: request.body.email })
-          .onConflictDoNothing();
+        await subscribeToNewsletter(ctx, request.body.email);
         return reply.status(201).send({ message: 'You are subscribed.' });
       },
     );
