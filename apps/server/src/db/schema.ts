@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
+  check,
   index,
   pgTable,
   primaryKey,
@@ -129,6 +131,8 @@ export const channels = pgTable(
     isPrivate: boolean('is_private').notNull().default(false),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    /** The seq of the channel's newest message; bumped in the inserting statement (row lock = order). */
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
   },
   (t) => [uniqueIndex('channels_workspace_name_key').on(t.workspaceId, sql`lower(${t.name})`)],
 );
@@ -145,4 +149,75 @@ export const channelMembers = pgTable(
     addedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.channelId, t.userId] }), index('channel_members_user_idx').on(t.userId)],
+);
+
+/**
+ * Channel chat. `seq` is gapless per channel (assigned from channels.last_seq in the inserting
+ * statement); (sender_id, client_id) makes a client's resend idempotent.
+ */
+export const channelMessages = pgTable(
+  'channel_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    clientId: uuid('client_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('channel_messages_channel_seq_key').on(t.channelId, t.seq),
+    uniqueIndex('channel_messages_sender_client_key').on(t.senderId, t.clientId),
+  ],
+);
+
+/** A direct conversation is the ordered pair of its two users (user_a < user_b), with its own seq. */
+export const directConversations = pgTable(
+  'direct_conversations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userA: uuid('user_a')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userB: uuid('user_b')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('direct_conversations_pair_key').on(t.userA, t.userB),
+    index('direct_conversations_user_b_idx').on(t.userB),
+    check('direct_conversations_ordered_pair', sql`${t.userA} < ${t.userB}`),
+  ],
+);
+
+export const directMessages = pgTable(
+  'direct_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => directConversations.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    receiverId: uuid('receiver_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    messageType: text('message_type', { enum: ['text'] }).notNull().default('text'),
+    clientId: uuid('client_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('direct_messages_conversation_seq_key').on(t.conversationId, t.seq),
+    uniqueIndex('direct_messages_sender_client_key').on(t.senderId, t.clientId),
+  ],
 );
