@@ -17,19 +17,27 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
+import { chatRoutes } from './features/chat/chat.routes.ts';
+import { registerChatNamespace } from './features/chat/chat.socket.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
+import { directRoutes } from './features/direct/direct.routes.ts';
+import { registerDirectNamespace } from './features/direct/direct.socket.ts';
 import { workspacesRoutes } from './features/workspaces/workspaces.routes.ts';
 import { acceptInvitations } from './features/workspaces/workspaces.service.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerOriginGuard } from './http/origin.ts';
 import { systemRoutes } from './http/system.routes.ts';
-import { authenticateSocket, createSocketServer } from './realtime/socket-server.ts';
+import { defaultRealtimeOptions, type RealtimeOptions } from './realtime/options.ts';
+import { watchSessions } from './realtime/session-watch.ts';
+import { attachAdapter, authenticateSocket, createSocketServer } from './realtime/socket-server.ts';
 
 export interface BuildAppOptions {
   config: Config;
   database: Database;
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
+  /** Real-time timings (typing, flood guard, session checks); defaults in realtime/options.ts. */
+  realtime?: Partial<RealtimeOptions>;
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -102,7 +110,14 @@ export async function buildApp(opts: BuildAppOptions) {
   ctx.onUserCreated.push(acceptInvitations);
 
   const io = createSocketServer(ctx, app);
+  const closeAdapter = await attachAdapter(ctx, io);
   io.use(authenticateSocket(ctx));
+  const realtime = { ...defaultRealtimeOptions(), ...opts.realtime };
+  const chat = registerChatNamespace(ctx, io, realtime);
+  registerDirectNamespace(ctx, io, realtime);
+  const stopSessionWatch = watchSessions(ctx, io, realtime);
+  await app.register(chatRoutes(ctx, chat));
+  await app.register(directRoutes(ctx));
 
   const webDist = resolve(config.WEB_DIST ?? defaultWebDist);
   const hasWeb = existsSync(join(webDist, 'index.html'));
@@ -122,10 +137,13 @@ export async function buildApp(opts: BuildAppOptions) {
   });
 
   app.addHook('onClose', async () => {
+    stopSessionWatch();
+    chat.close();
     await io.close();
+    await closeAdapter();
   });
 
-  return { app, io, ctx };
+  return { app, io, ctx, realtime };
 }
 
 export type CohortApp = Awaited<ReturnType<typeof buildApp>>;

@@ -13,6 +13,8 @@ const configSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
+  /** Redis stream (and pub/sub prefix) the Socket.IO adapter uses; nodes of one deployment share it. */
+  REDIS_STREAM: z.string().trim().min(1).default('cohort'),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),

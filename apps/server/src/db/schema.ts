@@ -212,7 +212,9 @@ export const directMessages = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
-    messageType: text('message_type', { enum: ['text'] }).notNull().default('text'),
+    messageType: text('message_type', { enum: ['text'] })
+      .notNull()
+      .default('text'),
     clientId: uuid('client_id').notNull(),
     createdAt: createdAt(),
   },

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -74,8 +75,19 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
   };
 }
 
+/**
+ * In-process notice of a revoked session, so the real-time layer can close its sockets at once
+ * (other nodes notice within their periodic session check).
+ */
+export const sessionEvents = new EventEmitter<{ revoked: [{ sessionId: string }] }>();
+
 export async function revokeSession(ctx: AppContext, sessionId: string) {
   await ctx.db.update(sessions).set({ revokedAt: ctx.now() }).where(eq(sessions.id, sessionId));
+  try {
+    sessionEvents.emit('revoked', { sessionId });
+  } catch (err) {
+    ctx.log.error({ err }, 'session event subscriber failed');
+  }
 }
 
 /** The token a request carries: `Authorization: Bearer …` first, then the session cookie. */

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
-import { Server, type Socket } from 'socket.io';
+import { type Namespace, Server, type Socket } from 'socket.io';
 import type { AppContext } from '../context.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
 import { resolveSession, SESSION_COOKIE, type SessionUser, tokenFromHeaders } from '../http/session.ts';
@@ -50,3 +50,53 @@ export const authenticateSocket =
       next(new Error('unauthorized'));
     }
   };
+
+/** Room names shared by every namespace (DESIGN §6). */
+export const userRoom = (userId: string) => `user:${userId}`;
+export const channelRoom = (channelId: string) => `channel:${channelId}`;
+
+/**
+ * A namespace that only admits sockets with a valid session; each connected socket sits in its
+ * user's room, so "every tab of this user" is one room on every node.
+ */
+export function authenticatedNamespace(ctx: AppContext, io: Server, name: string): Namespace {
+  const nsp = io.of(name);
+  nsp.use(authenticateSocket(ctx));
+  nsp.on('connection', (socket) => {
+    const user = (socket.data as Partial<SocketData>).user;
+    if (user) socket.join(userRoom(user.id));
+  });
+  return nsp;
+}
+
+/**
+ * With REDIS_URL, every namespace fans out through Redis streams so rooms span nodes
+ * (`to(room).emit`, `socketsLeave`, `disconnectSockets` reach sockets on every node). Without it
+ * the in-memory adapter serves one node. Returns what closes the Redis connection.
+ */
+export async function attachAdapter(ctx: AppContext, io: Server): Promise<() => Promise<void>> {
+  const url = ctx.config.REDIS_URL;
+  if (!url) return async () => {};
+  const [{ createClient }, { createAdapter }] = await Promise.all([
+    import('redis'),
+    import('@socket.io/redis-streams-adapter'),
+  ]);
+  const client = createClient({ url });
+  // Without a listener a dropped Redis connection would crash the process; the client reconnects.
+  client.on('error', (err: Error) => ctx.log.error({ err }, 'redis connection error'));
+  await client.connect();
+  io.adapter(
+    createAdapter(client, {
+      streamName: ctx.config.REDIS_STREAM,
+      channelPrefix: ctx.config.REDIS_STREAM,
+      onlyPlaintext: true,
+    }),
+  );
+  return async () => {
+    try {
+      await client.quit();
+    } catch {
+      client.destroy();
+    }
+  };
+}

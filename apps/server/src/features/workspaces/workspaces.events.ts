@@ -12,7 +12,7 @@ export interface MembershipEventMap {
   memberAdded: [{ workspaceId: string; userId: string; role: WorkspaceRole }];
   roleChanged: [{ workspaceId: string; userId: string; role: WorkspaceRole; previousRole: WorkspaceRole }];
   memberRemoved: [{ workspaceId: string; userId: string }];
-  workspaceDeleted: [{ workspaceId: string; userIds: string[] }];
+  workspaceDeleted: [{ workspaceId: string; userIds: string[]; channelIds: string[] }];
   channelDeleted: [{ workspaceId: string; channelId: string }];
 }
 

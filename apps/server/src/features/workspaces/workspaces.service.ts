@@ -262,17 +262,22 @@ export async function updateWorkspace(
 }
 
 export async function deleteWorkspace(ctx: AppContext, workspace: WorkspaceRow): Promise<void> {
-  const userIds = await ctx.db.transaction(async (tx) => {
+  const { userIds, channelIds } = await ctx.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspace.id);
     const members = await tx
       .select({ userId: workspaceMembers.userId })
       .from(workspaceMembers)
       .where(eq(workspaceMembers.workspaceId, workspace.id));
+    // The real-time layer empties these channels' rooms once they are gone.
+    const gone = await tx
+      .select({ id: channels.id })
+      .from(channels)
+      .where(eq(channels.workspaceId, workspace.id));
     // Channels, memberships and invitations go with it (ON DELETE CASCADE).
     await tx.delete(workspaces).where(eq(workspaces.id, workspace.id));
-    return members.map((m) => m.userId);
+    return { userIds: members.map((m) => m.userId), channelIds: gone.map((c) => c.id) };
   });
-  emitMembershipEvent(ctx, 'workspaceDeleted', { workspaceId: workspace.id, userIds });
+  emitMembershipEvent(ctx, 'workspaceDeleted', { workspaceId: workspace.id, userIds, channelIds });
 }
 
 /** An e-mail with an account becomes a member at once; without one, a pending invitation. */

@@ -1,0 +1,256 @@
+import {
+  CHAT_EVENTS,
+  CHAT_MESSAGES,
+  CHAT_NAMESPACE,
+  type ChannelMessage,
+  joinChannelPayload,
+  leaveChannelPayload,
+  sendChannelMessagePayload,
+  typingPayload,
+  type UserTypingEvent,
+} from '@cohort/shared/chat';
+import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { AppContext } from '../../context.ts';
+import { channelMembers, channels, workspaceMembers } from '../../db/schema.ts';
+import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
+import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
+import {
+  authenticatedNamespace,
+  channelRoom,
+  type SocketData,
+  userRoom,
+} from '../../realtime/socket-server.ts';
+import { membershipEvents } from '../workspaces/workspaces.events.ts';
+import { authorizePost, loadChannelForChat } from './chat.policy.ts';
+import { presentChannelMessage } from './chat.presenter.ts';
+import { postChannelMessage, workspaceChannelIds } from './chat.service.ts';
+
+const CHANNEL_PREFIX = 'channel:';
+
+export interface ChatRealtime {
+  nsp: Namespace;
+  /** After a commit: the stored message to the channel's room on every node; ends the sender's typing. */
+  announce(senderId: string, message: ChannelMessage): void;
+  close(): void;
+}
+
+/**
+ * Typing state of this node's users. At most one `isTyping: true` per user and channel per
+ * throttle window is relayed; each refresh restarts the expiry, after which the others get
+ * `isTyping: false`. The typer's own sockets (all tabs) never get their own typing events. Timers
+ * are per node: a node going away only ends its users' indicators early.
+ */
+class TypingTracker {
+  private readonly states = new Map<
+    string,
+    { lastRelay: number; timer: NodeJS.Timeout; channelId: string; userId: string; email: string }
+  >();
+
+  constructor(
+    private readonly nsp: Namespace,
+    private readonly options: RealtimeOptions,
+  ) {}
+
+  typing(user: { id: string; email: string }, channelId: string, isTyping: boolean) {
+    const key = `${channelId}|${user.id}`;
+    const state = this.states.get(key);
+    if (!isTyping) {
+      this.stop(channelId, user.id);
+      return;
+    }
+    const now = Date.now();
+    if (state) clearTimeout(state.timer);
+    const relay = !state || now - state.lastRelay >= this.options.typingThrottleMs;
+    const timer = setTimeout(() => this.stop(channelId, user.id), this.options.typingExpireMs);
+    timer.unref();
+    this.states.set(key, {
+      lastRelay: relay ? now : (state?.lastRelay ?? now),
+      timer,
+      channelId,
+      userId: user.id,
+      email: user.email,
+    });
+    if (relay) this.emit({ channelId, userId: user.id, email: user.email, isTyping: true });
+  }
+
+  /** Ends an indicator this node announced (message sent, blank input, expiry, room left). */
+  stop(channelId: string, userId: string) {
+    const key = `${channelId}|${userId}`;
+    const state = this.states.get(key);
+    if (!state) return;
+    clearTimeout(state.timer);
+    this.states.delete(key);
+    this.emit({ channelId, userId, email: state.email, isTyping: false });
+  }
+
+  private emit(event: UserTypingEvent) {
+    this.nsp
+      .to(channelRoom(event.channelId))
+      .except(userRoom(event.userId))
+      .emit(CHAT_EVENTS.userTyping, event);
+  }
+
+  close() {
+    for (const state of this.states.values()) clearTimeout(state.timer);
+    this.states.clear();
+  }
+}
+
+/**
+ * `/chat`: channel rooms, typing and sending. Every send is validated, authorized against the
+ * database (not against the joined rooms) and committed before the acknowledgement and the
+ * broadcast; the rooms only decide who receives.
+ */
+export function registerChatNamespace(ctx: AppContext, io: Server, options: RealtimeOptions): ChatRealtime {
+  const nsp = authenticatedNamespace(ctx, io, CHAT_NAMESPACE);
+  const typing = new TypingTracker(nsp, options);
+
+  const announce = (senderId: string, message: ChannelMessage) => {
+    typing.stop(message.channel, senderId);
+    nsp.to(channelRoom(message.channel)).emit(CHAT_EVENTS.newMessage, message);
+  };
+
+  nsp.on('connection', (socket: Socket) => {
+    const user = (socket.data as SocketData).user;
+    const limiter = new SendLimiter(options);
+
+    socket.on(CHAT_EVENTS.joinChannel, async (payload: unknown, ack: unknown) => {
+      const reply = ackOf(ack);
+      const parsed = joinChannelPayload.safeParse(payload);
+      if (!parsed.success) return reply({ ok: false, message: CHAT_MESSAGES.channelNotFound });
+      try {
+        const access = await loadChannelForChat(ctx, user, parsed.data.workspaceName, parsed.data.channelId);
+        if (socket.disconnected) return;
+        socket.join(channelRoom(access.channel.id));
+        reply({ ok: true });
+      } catch (err) {
+        reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.channelNotFound) });
+      }
+    });
+
+    socket.on(CHAT_EVENTS.leaveChannel, (payload: unknown, ack: unknown) => {
+      const parsed = leaveChannelPayload.safeParse(payload);
+      if (parsed.success) {
+        socket.leave(channelRoom(parsed.data.channelId));
+        typing.stop(parsed.data.channelId, user.id);
+      }
+      ackOf(ack)(parsed.success ? { ok: true } : { ok: false, message: reasonOf(parsed.error) });
+    });
+
+    socket.on(CHAT_EVENTS.typing, (payload: unknown) => {
+      const parsed = typingPayload.safeParse(payload);
+      // Only a socket that was let into the room may announce typing there.
+      if (!parsed.success || !socket.rooms.has(channelRoom(parsed.data.channelId))) return;
+      typing.typing(user, parsed.data.channelId, parsed.data.isTyping);
+    });
+
+    socket.on(CHAT_EVENTS.sendMessage, async (payload: unknown, ack: unknown) => {
+      const reply = ackOf(ack);
+      if (!limiter.take()) return reply({ ok: false, message: CHAT_MESSAGES.slowDown });
+      const parsed = sendChannelMessagePayload.safeParse(payload);
+      if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
+      const { workspaceName, channelId, clientId, message } = parsed.data;
+      try {
+        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
+        authorizePost(access);
+        const stored = await postChannelMessage(ctx, user, access.channel.id, {
+          clientId,
+          content: message.content,
+        });
+        const presented = presentChannelMessage(stored.message);
+        reply({ ok: true, message: presented });
+        if (stored.created) announce(user.id, presented);
+      } catch (err) {
+        reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.channelNotFound) });
+      }
+    });
+  });
+
+  // Membership changes: the affected sockets leave the rooms at once, on every node (the adapter
+  // carries socketsLeave), so a removed member receives nothing more.
+  const onMemberRemoved = async ({ workspaceId, userId }: { workspaceId: string; userId: string }) => {
+    const ids = await workspaceChannelIds(ctx, workspaceId);
+    if (ids.length === 0) return;
+    nsp.in(userRoom(userId)).socketsLeave(ids.map(channelRoom));
+    for (const id of ids) typing.stop(id, userId);
+  };
+  const emptyRooms = (channelIds: string[]) => {
+    if (channelIds.length === 0) return;
+    const rooms = channelIds.map(channelRoom);
+    nsp.in(rooms).socketsLeave(rooms);
+  };
+  const handlers = {
+    memberRemoved: (e: { workspaceId: string; userId: string }) => {
+      onMemberRemoved(e).catch((err) => ctx.log.error({ err }, 'leaving rooms after member removal failed'));
+    },
+    workspaceDeleted: (e: { channelIds: string[] }) => emptyRooms(e.channelIds),
+    channelDeleted: (e: { channelId: string }) => emptyRooms([e.channelId]),
+  };
+  membershipEvents.on('memberRemoved', handlers.memberRemoved);
+  membershipEvents.on('workspaceDeleted', handlers.workspaceDeleted);
+  membershipEvents.on('channelDeleted', handlers.channelDeleted);
+
+  // Backstop for changes whose event never ran (the deciding node died after its commit, or a join
+  // raced a removal): re-check every joined channel of this node's sockets in one query.
+  let checking = false;
+  const roomTimer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    pruneRooms(ctx, nsp, typing)
+      .catch((err) => ctx.log.error({ err }, 'room check failed'))
+      .finally(() => {
+        checking = false;
+      });
+  }, options.roomCheckMs);
+  roomTimer.unref();
+
+  return {
+    nsp,
+    announce,
+    close: () => {
+      clearInterval(roomTimer);
+      membershipEvents.off('memberRemoved', handlers.memberRemoved);
+      membershipEvents.off('workspaceDeleted', handlers.workspaceDeleted);
+      membershipEvents.off('channelDeleted', handlers.channelDeleted);
+      typing.close();
+    },
+  };
+}
+
+/** Makes this node's sockets leave every channel room their user may no longer read. */
+async function pruneRooms(ctx: AppContext, nsp: Namespace, typing: TypingTracker) {
+  const joined: Array<{ socket: Socket; userId: string; channelId: string }> = [];
+  for (const socket of nsp.sockets.values()) {
+    const userId = (socket.data as SocketData).user.id;
+    for (const room of socket.rooms) {
+      if (room.startsWith(CHANNEL_PREFIX)) {
+        joined.push({ socket, userId, channelId: room.slice(CHANNEL_PREFIX.length) });
+      }
+    }
+  }
+  if (joined.length === 0) return;
+  const channelIds = [...new Set(joined.map((j) => j.channelId))];
+  const userIds = [...new Set(joined.map((j) => j.userId))];
+  const readable = await ctx.db
+    .select({ channelId: channels.id, userId: workspaceMembers.userId })
+    .from(channels)
+    .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, channels.workspaceId))
+    .leftJoin(
+      channelMembers,
+      and(eq(channelMembers.channelId, channels.id), eq(channelMembers.userId, workspaceMembers.userId)),
+    )
+    .where(
+      and(
+        inArray(channels.id, channelIds),
+        inArray(workspaceMembers.userId, userIds),
+        or(eq(channels.isPrivate, false), isNotNull(channelMembers.userId)),
+      ),
+    );
+  const ok = new Set(readable.map((r) => `${r.channelId}|${r.userId}`));
+  for (const j of joined) {
+    if (ok.has(`${j.channelId}|${j.userId}`)) continue;
+    j.socket.leave(channelRoom(j.channelId));
+    typing.stop(j.channelId, j.userId);
+  }
+}

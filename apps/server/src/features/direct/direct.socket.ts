@@ -1,0 +1,44 @@
+import { CHAT_MESSAGES, DM_EVENTS, DM_NAMESPACE, sendDirectMessagePayload } from '@cohort/shared/chat';
+import type { Server, Socket } from 'socket.io';
+import type { AppContext } from '../../context.ts';
+import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
+import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
+import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
+import { presentDirectMessage } from './direct.presenter.ts';
+import { loadRecipientForUser, sendDirectMessage } from './direct.service.ts';
+
+/**
+ * `/dm`: every socket sits in its user's room (the spec's `register` is implied by the session and
+ * accepted as a no-op). A message is committed, acknowledged, then delivered to both users' rooms:
+ * every tab of the sender and of the receiver, on every node.
+ */
+export function registerDirectNamespace(ctx: AppContext, io: Server, options: RealtimeOptions) {
+  const nsp = authenticatedNamespace(ctx, io, DM_NAMESPACE);
+
+  nsp.on('connection', (socket: Socket) => {
+    const user = (socket.data as SocketData).user;
+    const limiter = new SendLimiter(options);
+
+    socket.on(DM_EVENTS.register, (_payload: unknown, ack: unknown) => ackOf(ack)({ ok: true }));
+
+    socket.on(DM_EVENTS.sendMessage, async (payload: unknown, ack: unknown) => {
+      const reply = ackOf(ack);
+      if (!limiter.take()) return reply({ ok: false, message: CHAT_MESSAGES.slowDown });
+      const parsed = sendDirectMessagePayload.safeParse(payload);
+      if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
+      try {
+        const receiver = await loadRecipientForUser(ctx, user, parsed.data.receiverEmail);
+        const stored = await sendDirectMessage(ctx, user, receiver, parsed.data);
+        const presented = presentDirectMessage(stored.message);
+        reply({ ok: true, message: presented });
+        if (stored.created) {
+          nsp.to([userRoom(user.id), userRoom(receiver.id)]).emit(DM_EVENTS.newMessage, presented);
+        }
+      } catch (err) {
+        reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.recipientNotFound) });
+      }
+    });
+  });
+
+  return { nsp };
+}

@@ -1,0 +1,71 @@
+import { and, gt, inArray, isNull } from 'drizzle-orm';
+import type { Server, Socket } from 'socket.io';
+import type { AppContext } from '../context.ts';
+import { sessions } from '../db/schema.ts';
+import { sessionEvents } from '../http/session.ts';
+import type { RealtimeOptions } from './options.ts';
+import type { SocketData } from './socket-server.ts';
+
+const BATCH = 500;
+
+/**
+ * Sockets live longer than the session check of their handshake. Each node re-checks the sessions
+ * of its own sockets every `sessionCheckMs` (one query per batch of session ids) and disconnects
+ * those revoked or expired; a logout on this node disconnects that session's sockets at once.
+ * Every node watches only its own sockets, so nothing here needs the adapter.
+ */
+export function watchSessions(ctx: AppContext, io: Server, options: RealtimeOptions) {
+  const localSockets = () => {
+    const bySession = new Map<string, Socket[]>();
+    for (const nsp of io._nsps.values()) {
+      for (const socket of nsp.sockets.values()) {
+        const sessionId = (socket.data as Partial<SocketData>).user?.sessionId;
+        if (!sessionId) continue;
+        const list = bySession.get(sessionId);
+        if (list) list.push(socket);
+        else bySession.set(sessionId, [socket]);
+      }
+    }
+    return bySession;
+  };
+
+  const check = async () => {
+    const bySession = localSockets();
+    const ids = [...bySession.keys()];
+    const now = ctx.now();
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const batch = ids.slice(i, i + BATCH);
+      const valid = await ctx.db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(inArray(sessions.id, batch), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+      const alive = new Set(valid.map((v) => v.id));
+      for (const id of batch) {
+        if (alive.has(id)) continue;
+        for (const socket of bySession.get(id) ?? []) socket.disconnect(true);
+      }
+    }
+  };
+
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    check()
+      .catch((err) => ctx.log.error({ err }, 'socket session check failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, options.sessionCheckMs);
+  timer.unref();
+
+  const onRevoked = ({ sessionId }: { sessionId: string }) => {
+    for (const socket of localSockets().get(sessionId) ?? []) socket.disconnect(true);
+  };
+  sessionEvents.on('revoked', onRevoked);
+
+  return () => {
+    clearInterval(timer);
+    sessionEvents.off('revoked', onRevoked);
+  };
+}
