@@ -1,0 +1,177 @@
+import {
+  CHAT_MESSAGES,
+  type DirectMessage,
+  DM_EVENTS,
+  DM_NAMESPACE,
+  type SendDirectMessageAck,
+} from '@cohort/shared/chat';
+import type { Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, type TestUser, uniqueEmail } from '../../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import {
+  baseUrl,
+  collect,
+  eventually,
+  newClientId,
+  next,
+  openSocket,
+  request,
+  sleep,
+} from '../chat/chat.test-helpers.ts';
+import { client, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
+
+let t: TestApp;
+let url: string;
+let api: ReturnType<typeof client>;
+let alice: TestUser;
+let bob: TestUser;
+let carol: TestUser;
+
+const sockets: Socket[] = [];
+async function dm(user: TestUser) {
+  const socket = await openSocket(url, DM_NAMESPACE, user.token);
+  sockets.push(socket);
+  return socket;
+}
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.close();
+});
+
+beforeAll(async () => {
+  t = await createTestApp({ listen: true });
+  url = baseUrl(t.app.server);
+  api = client(t);
+  [alice, bob, carol] = await Promise.all([createUser(t.app), createUser(t.app), createUser(t.app)]);
+  // Alice and Bob share a workspace; Carol shares none with either.
+  await createWorkspace(t, alice, { members: [{ email: bob.email }] });
+});
+afterAll(() => t.close());
+
+const send = (s: Socket, receiverEmail: string, content: string, extra: Record<string, unknown> = {}) =>
+  request<SendDirectMessageAck>(s, DM_EVENTS.sendMessage, {
+    content,
+    receiverEmail,
+    clientId: newClientId(),
+    messageType: 'text',
+    ...extra,
+  });
+const historyOf = (reader: TestUser, withEmail: string, as: TestUser = reader, query = '') =>
+  api.get(
+    `/api/messages/${encodeURIComponent(reader.email)}?with=${encodeURIComponent(withEmail)}${query}`,
+    as,
+  );
+
+describe('/dm', () => {
+  it('delivers to every tab of both parties and to nobody else', async () => {
+    const [a1, a2, b, c] = await Promise.all([dm(alice), dm(alice), dm(bob), dm(carol)]);
+    expect(await request(a1, DM_EVENTS.register, alice.email)).toEqual({ ok: true });
+    const carolSaw = collect(c, DM_EVENTS.newMessage);
+    const toBob = next<DirectMessage>(b, DM_EVENTS.newMessage);
+    const otherTab = next<DirectMessage>(a2, DM_EVENTS.newMessage);
+    const ack = await send(a1, bob.email.toUpperCase(), ' hi Bob ', { senderEmail: carol.email });
+    expect(ack).toEqual({
+      ok: true,
+      message: {
+        _id: expect.any(String),
+        seq: expect.any(Number),
+        sender: alice.email,
+        receiver: bob.email,
+        content: 'hi Bob',
+        createdAt: expect.stringMatching(/^\d{4}-/),
+        messageType: 'text',
+        clientId: expect.any(String),
+      },
+    });
+    if (!ack.ok) return;
+    expect(await toBob).toEqual(ack.message);
+    expect(await otherTab).toEqual(ack.message);
+    await sleep(150);
+    expect(carolSaw).toEqual([]);
+  });
+
+  it('refuses people with no shared workspace and unknown e-mails alike', async () => {
+    const c = await dm(carol);
+    const refused = { ok: false, message: CHAT_MESSAGES.recipientNotFound };
+    expect(await send(c, alice.email, 'hello stranger')).toEqual(refused);
+    expect(await send(c, uniqueEmail('nobody'), 'hello?')).toEqual(refused);
+    expect(await send(c, carol.email, 'note to self')).toEqual(refused);
+    expect((await historyOf(carol, alice.email)).json()).toEqual([]);
+  });
+
+  it('keeps a conversation open once it exists, even without a shared workspace any more', async () => {
+    const [dave, erin] = await Promise.all([createUser(t.app), createUser(t.app)]);
+    const team = await createWorkspace(t, dave, { members: [{ email: erin.email }] });
+    const d = await dm(dave);
+    expect((await send(d, erin.email, 'before')).ok).toBe(true);
+    expect((await api.del(wsUrl(team.name, `/members/${erin.id}`), dave)).statusCode).toBe(204);
+    const e = await dm(erin);
+    expect((await send(e, dave.email, 'still talking')).ok).toBe(true);
+  });
+
+  it('is idempotent per clientId, with a gapless seq per pair', async () => {
+    const [a, b] = await Promise.all([dm(alice), dm(bob)]);
+    const bobSaw = collect<DirectMessage>(b, DM_EVENTS.newMessage);
+    const clientId = newClientId();
+    const first = await send(a, bob.email, 'exactly once', { clientId });
+    const again = await send(a, bob.email, 'exactly once', { clientId });
+    expect(again).toEqual(first);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => send(i % 2 ? a : b, i % 2 ? bob.email : alice.email, `n${i}`)),
+    );
+    const res = await historyOf(alice, bob.email);
+    const all = res.json() as DirectMessage[];
+    expect(all.filter((m) => m.clientId === clientId)).toHaveLength(1);
+    expect(all.map((m) => m.seq)).toEqual(all.map((_, i) => i + 1));
+    await eventually(() => bobSaw.length >= 11);
+    await sleep(100);
+    expect(bobSaw.filter((m) => m.clientId === clientId)).toHaveLength(1);
+  });
+
+  it('refuses invalid payloads with a reason', async () => {
+    const a = await dm(alice);
+    const refuse = async (payload: unknown) => {
+      const ack = (await request(a, DM_EVENTS.sendMessage, payload)) as { ok: boolean; message: unknown };
+      expect(ack.ok).toBe(false);
+      expect(typeof ack.message).toBe('string');
+    };
+    const valid = { content: 'x', receiverEmail: bob.email, clientId: newClientId(), messageType: 'text' };
+    await refuse({ ...valid, content: '  ' });
+    await refuse({ ...valid, content: 'x'.repeat(4001) });
+    await refuse({ ...valid, receiverEmail: 'not an e-mail' });
+    await refuse({ ...valid, clientId: 5 });
+    await refuse({ ...valid, messageType: 'image' });
+    await refuse(null);
+    expect((await send(a, bob.email, 'fine')).ok).toBe(true);
+  });
+});
+
+describe('GET /api/messages/:email', () => {
+  it('answers the caller their conversation, oldest first, limited and pageable by seq', async () => {
+    const res = await historyOf(bob, alice.email);
+    expect(res.statusCode).toBe(200);
+    const all = res.json() as DirectMessage[];
+    expect(all.length).toBeGreaterThan(5);
+    expect(all[0]).toMatchObject({ seq: 1, sender: alice.email, receiver: bob.email });
+    const last = all.at(-1)?.seq ?? 0;
+    expect(
+      (await historyOf(bob, alice.email, bob, '&limit=2')).json().map((m: DirectMessage) => m.seq),
+    ).toEqual([last - 1, last]);
+    expect(
+      (await historyOf(bob, alice.email, bob, '&after=1&limit=2')).json().map((m: DirectMessage) => m.seq),
+    ).toEqual([2, 3]);
+    expect(
+      (await historyOf(bob, alice.email, bob, '&before=3')).json().map((m: DirectMessage) => m.seq),
+    ).toEqual([1, 2]);
+    expect((await historyOf(bob, alice.email, bob, '&limit=201')).statusCode).toBe(400);
+  });
+
+  it("is a 403 for anyone but the named reader, and shows a third person nothing of others' talk", async () => {
+    expect((await historyOf(alice, bob.email, carol)).statusCode).toBe(403);
+    expect((await historyOf(alice, bob.email, bob)).statusCode).toBe(403);
+    expect((await historyOf(carol, alice.email)).json()).toEqual([]);
+    expect((await historyOf(carol, bob.email)).json()).toEqual([]);
+    expect((await historyOf(alice, 'not-an-email')).statusCode).toBe(400);
+    expect((await api.get(`/api/messages/${alice.email}?with=${bob.email}`)).statusCode).toBe(401);
+  });
+});
