@@ -2,13 +2,21 @@ import type { WorkspaceDetail } from '@cohort/shared/workspaces';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderRoutes, requestsOf } from '../../test/render.tsx';
 import CreateChannelPage from './create-channel-page.tsx';
 import { aChannel, aMember, aWorkspace, BOB, ME, meResponse } from './test-data.ts';
 import WorkspacePage from './workspace-page.tsx';
 
+// The channel pane and the sidebar's unread counter open Socket.IO connections; here they are fakes.
+vi.mock('../../lib/socket.ts', async (importOriginal) => {
+  const { fakeConnectNamespace } = await import('../../test/fake-socket.ts');
+  return { ...(await importOriginal<object>()), connectNamespace: fakeConnectNamespace };
+});
+
 afterEach(() => {
   vi.unstubAllGlobals();
+  openedSockets.length = 0;
 });
 
 function renderWorkspace(entry: string) {
@@ -245,5 +253,59 @@ describe('CreateChannelPage', () => {
       'Only editors and admins can create channels in Apollo.',
     );
     expect(screen.queryByRole('button', { name: 'Create Channel' })).toBeNull();
+  });
+});
+
+describe('Unread counts in the sidebar', () => {
+  const bobSays = (seq: number, channel: string) => ({
+    _id: `m${seq}`,
+    seq,
+    channel,
+    content: `message ${seq}`,
+    timestamp: '2025-01-01T10:00:00.000Z',
+    clientId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    sender: { _id: BOB._id, email: BOB.email, name: 'Bob' },
+  });
+
+  it("counts others' messages above the read mark in channels not open, live and after reconnecting", async () => {
+    localStorage.setItem(`cohort.lastRead.${ME._id}.c2`, '3');
+    const design = aChannel({ _id: 'c2', name: 'design', description: 'Mockups' });
+    workspaceApi(aWorkspace('viewer', { chat: { channels: [aChannel(), design] } }), {
+      'GET /api/workspaces/Apollo/channels/c1/messages': () => ({ json: [] }),
+      // Above the mark: one from Bob, one of our own (sent from another device), which is not unread.
+      'GET /api/workspaces/Apollo/channels/c2/messages': () => ({
+        json: [bobSays(4, 'c2'), { ...bobSays(5, 'c2'), sender: { ...ME, name: 'Ada' } }],
+      }),
+    });
+    const { router } = renderWorkspace('/workspace/Apollo/channel/c1');
+    const sidebar = await screen.findByRole('navigation', { name: 'Channels' });
+    await waitFor(() => expect(openedSockets.length).toBe(2));
+    for (const socket of openedSockets) {
+      socket.respond('joinChannel', () => ({ ok: true }));
+      socket.serverConnect();
+    }
+    const counter = await waitFor(() => {
+      const found = openedSockets.find((s) => s.sent('joinChannel').length === 2);
+      expect(found).toBeDefined();
+      return found as FakeSocket;
+    });
+    expect(counter.sent('joinChannel')).toEqual([
+      { channelId: 'c1', workspaceName: 'Apollo' },
+      { channelId: 'c2', workspaceName: 'Apollo' },
+    ]);
+
+    const designLink = within(sidebar).getByRole('link', { name: /design/ });
+    await waitFor(() => expect(designLink.textContent).toContain('1 unread'));
+    counter.push('newMessage', bobSays(6, 'c2'));
+    expect(designLink.textContent).toContain('2 unread');
+    // The same message fetched again (a reconnection) still counts once; the open channel never counts.
+    counter.push('newMessage', bobSays(6, 'c2'));
+    counter.push('newMessage', bobSays(1, 'c1'));
+    expect(designLink.textContent).toContain('2 unread');
+    expect(within(sidebar).getByRole('link', { name: /general/ }).textContent).not.toContain('unread');
+
+    // Opening the channel clears its badge; reading moves the mark past what was counted.
+    await router.navigate('/workspace/Apollo/channel/c2');
+    await waitFor(() => expect(designLink.textContent).not.toContain('unread'));
   });
 });

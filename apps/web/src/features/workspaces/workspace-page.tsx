@@ -7,7 +7,9 @@ import { buttonClasses } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useMe } from '../accounts/use-me.ts';
 import { ChannelPane } from '../channels/channel-pane.tsx';
+import { unreadLabel, useUnreadCounts } from '../channels/use-unread-counts.ts';
 import { CreateChannelForm } from './create-channel-form.tsx';
 import { ROLE_LABELS } from './role-select.tsx';
 import {
@@ -70,6 +72,13 @@ function WorkspaceView({
 }) {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
+  const me = useMe();
+  const unread = useUnreadCounts(
+    workspace.name,
+    workspace.chat.channels.map((c) => c._id),
+    channel?._id,
+    me.data?._id,
+  );
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col px-4 py-6 sm:px-6">
@@ -109,7 +118,12 @@ function WorkspaceView({
       </header>
 
       <div className="grid min-h-[34rem] overflow-hidden rounded-b-2xl border border-t-0 border-slate-200 bg-white md:grid-cols-[17rem_1fr]">
-        <ChannelSidebar workspace={workspace} selectedId={channelId} onCreate={() => setCreating(true)} />
+        <ChannelSidebar
+          workspace={workspace}
+          selectedId={channelId}
+          unread={unread}
+          onCreate={() => setCreating(true)}
+        />
         <div className="min-w-0 border-t border-slate-200 md:border-t-0 md:border-l">
           {channelId ? (
             channel ? (
@@ -156,10 +170,13 @@ function WorkspaceView({
 function ChannelSidebar({
   workspace,
   selectedId,
+  unread,
   onCreate,
 }: {
   workspace: WorkspaceDetail;
   selectedId: string | undefined;
+  /** Unread messages per channel id (channels without any are absent). */
+  unread: Record<string, number>;
   onCreate: () => void;
 }) {
   const channels = workspace.chat.channels;
@@ -199,6 +216,12 @@ function ChannelSidebar({
                       <Hash aria-hidden="true" className="size-3.5 shrink-0 opacity-70" />
                     )}
                     <span className="truncate">{c.name}</span>
+                    {unread[c._id] !== undefined && (
+                      <span className="ml-auto shrink-0 rounded-full bg-indigo-600 px-1.5 py-0.5 text-[11px] leading-none font-semibold text-white tabular-nums">
+                        {unreadLabel(unread[c._id] ?? 0)}
+                        <span className="sr-only"> unread</span>
+                      </span>
+                    )}
                   </span>
                   <span
                     title={c.description}

@@ -1,0 +1,79 @@
+import { Clock, RotateCcw, Trash2 } from 'lucide-react';
+import { timeLabel } from '../../lib/chat-time.ts';
+import { cn } from '../../lib/cn.ts';
+
+export interface PendingState {
+  status: 'sending' | 'failed';
+  error?: string;
+  onRetry: () => void;
+  onDiscard: () => void;
+}
+
+interface ChatBubbleProps {
+  /** Own messages sit on the right in the brand colour; others' on the left in grey. */
+  own: boolean;
+  content: string;
+  date: Date;
+  /** Shown above the bubble for others' messages that start a run; read out otherwise. */
+  name?: string;
+  showName?: boolean;
+  /** The message is still in the outbox: sending, or failed with Retry and Discard. */
+  pending?: PendingState;
+  /** First of a run of messages: a little more space above it. */
+  spaced?: boolean;
+}
+
+const linkButton =
+  'inline-flex items-center gap-1 rounded font-semibold hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600';
+
+/** One chat message (channel or direct): content, hour:minute time and, while unsent, its status. */
+export function ChatBubble({ own, content, date, name, showName, pending, spaced }: ChatBubbleProps) {
+  const failed = pending?.status === 'failed';
+  return (
+    <li className={cn('flex flex-col', own ? 'items-end' : 'items-start', spaced && 'pt-2')}>
+      {!own && name && showName ? (
+        <p className="mb-0.5 px-1 text-xs font-semibold text-slate-800">{name}</p>
+      ) : (
+        <span className="sr-only">{own ? 'You' : (name ?? '')}</span>
+      )}
+      <div
+        className={cn(
+          'max-w-[85%] rounded-2xl px-3.5 py-2 text-sm sm:max-w-[75%]',
+          own ? 'rounded-tr-md' : 'rounded-tl-md bg-slate-100 text-slate-900',
+          own && !pending && 'bg-indigo-600 text-white',
+          own && pending && 'border border-dashed',
+          pending && !failed && 'border-indigo-300 bg-indigo-50 text-indigo-950',
+          failed && 'border-red-300 bg-red-50 text-red-950',
+        )}
+      >
+        <p className="break-words whitespace-pre-wrap">{content}</p>
+      </div>
+      <span className="flex flex-wrap items-center justify-end gap-x-2 px-1 text-[11px]">
+        {pending &&
+          (failed ? (
+            <>
+              <span className="font-medium text-red-700">
+                Not sent{pending.error ? `: ${pending.error}` : ''}
+              </span>
+              <button type="button" onClick={pending.onRetry} className={cn(linkButton, 'text-indigo-700')}>
+                <RotateCcw aria-hidden="true" className="size-3" />
+                Retry
+              </button>
+              <button type="button" onClick={pending.onDiscard} className={cn(linkButton, 'text-slate-600')}>
+                <Trash2 aria-hidden="true" className="size-3" />
+                Discard
+              </button>
+            </>
+          ) : (
+            <span className="inline-flex items-center gap-1 text-slate-600">
+              <Clock aria-hidden="true" className="size-3" />
+              Sending…
+            </span>
+          ))}
+        <time dateTime={date.toISOString()} className="text-slate-500 tabular-nums">
+          {timeLabel(date)}
+        </time>
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,197 @@
+import {
+  CHAT_EVENTS,
+  CHAT_NAMESPACE,
+  type ChannelMessage,
+  channelMessage,
+  channelMessageList,
+  joinChannelAck,
+  sendChannelMessageAck,
+  TYPING_EXPIRE_MS,
+  userTypingEvent,
+} from '@cohort/shared/chat';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import type { Socket } from 'socket.io-client';
+import { api } from '../../lib/api.ts';
+import {
+  ACK_TIMEOUT_MS,
+  type ConversationSource,
+  type ConversationState,
+  ConversationStore,
+} from '../../lib/conversation-store.ts';
+import { type ConnectionState, connectNamespace, useConnectionState } from '../../lib/socket.ts';
+import { TypingAnnouncer } from './typing.ts';
+
+export interface TypingUser {
+  userId: string;
+  email: string;
+}
+
+interface ChannelRef {
+  workspaceName: string;
+  channelId: string;
+}
+
+/** Where a user's unsent messages for one channel wait across reloads. */
+export const channelOutboxKey = (userId: string, channelId: string) =>
+  `cohort.outbox.${userId}.channel.${channelId}`;
+
+export const channelMessagesPath = ({ workspaceName, channelId }: ChannelRef) =>
+  `/api/workspaces/${encodeURIComponent(workspaceName)}/channels/${encodeURIComponent(channelId)}/messages`;
+
+function channelSource(socket: Socket, ref: ChannelRef): ConversationSource<ChannelMessage> {
+  const history = async (query: Record<string, number>) => {
+    const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    return channelMessageList.parse(await api.get<unknown>(`${channelMessagesPath(ref)}?${params}`));
+  };
+  return {
+    latest: (limit) => history({ limit }),
+    after: (after, limit) => history({ after, limit }),
+    before: (before, limit) => history({ before, limit }),
+    send: async (clientId, content) =>
+      sendChannelMessageAck.parse(
+        // With a timeout Socket.IO rejects at once when the connection drops, instead of never answering.
+        await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(CHAT_EVENTS.sendMessage, {
+          ...ref,
+          clientId,
+          message: { content },
+        }),
+      ),
+    isConnected: () => socket.connected,
+  };
+}
+
+export interface ChannelChat {
+  state: ConversationState<ChannelMessage>;
+  connection: ConnectionState;
+  /** The server refused to let us into the channel (not a member any more, channel gone). */
+  joinError: string | null;
+  typingUsers: TypingUser[];
+  send: (content: string) => void;
+  retry: (clientId: string) => void;
+  discard: (clientId: string) => void;
+  loadOlder: () => void;
+  reload: () => void;
+  /** Feed it the composer's value on every change (typing announcements). */
+  onInput: (value: string) => void;
+}
+
+const EMPTY: ConversationState<ChannelMessage> = {
+  messages: [],
+  outbox: [],
+  status: 'loading',
+  hasOlder: false,
+  loadingOlder: false,
+};
+
+/**
+ * One channel's live conversation (SPEC §4 "Channel chat"): a fresh `/chat` connection while the
+ * channel is shown, the channel joined after every (re)connection and then backfilled, left and
+ * disconnected when the channel changes or the pane goes away.
+ */
+export function useChannelChat(workspaceName: string, channelId: string, userId: string): ChannelChat {
+  const [live, setLive] = useState<{
+    socket: Socket;
+    store: ConversationStore<ChannelMessage>;
+    announcer: TypingAnnouncer;
+  } | null>(null);
+  const [joinError, setJoinError] = useState<string | null>(null);
+  const [typing, setTyping] = useState<Map<string, TypingUser>>(() => new Map());
+
+  useEffect(() => {
+    const ref: ChannelRef = { workspaceName, channelId };
+    const socket = connectNamespace(CHAT_NAMESPACE);
+    const store = new ConversationStore(channelSource(socket, ref), {
+      outboxKey: channelOutboxKey(userId, channelId),
+    });
+    const announcer = new TypingAnnouncer((isTyping) => {
+      if (socket.connected) socket.emit(CHAT_EVENTS.typing, { ...ref, isTyping });
+    });
+    // The server stops typing after 5 s without a refresh; this only guards against a lost `false`.
+    const expiry = new Map<string, ReturnType<typeof setTimeout>>();
+    const stopTyping = (id: string) => {
+      clearTimeout(expiry.get(id));
+      expiry.delete(id);
+      setTyping((old) => {
+        if (!old.has(id)) return old;
+        const next = new Map(old);
+        next.delete(id);
+        return next;
+      });
+    };
+
+    socket.on('connect', async () => {
+      try {
+        const ack = joinChannelAck.parse(
+          await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(CHAT_EVENTS.joinChannel, ref),
+        );
+        if (!ack.ok) {
+          setJoinError(ack.message);
+          return;
+        }
+        setJoinError(null);
+        store.onConnected();
+      } catch {
+        // No answer: the connection is dropping; the next `connect` joins again.
+      }
+    });
+    socket.on('disconnect', () => {
+      for (const id of expiry.keys()) stopTyping(id);
+    });
+    socket.on(CHAT_EVENTS.newMessage, (raw: unknown) => {
+      const parsed = channelMessage.safeParse(raw);
+      if (!parsed.success || parsed.data.channel !== channelId) return;
+      stopTyping(parsed.data.sender._id);
+      store.receive(parsed.data);
+    });
+    socket.on(CHAT_EVENTS.userTyping, (raw: unknown) => {
+      const parsed = userTypingEvent.safeParse(raw);
+      if (!parsed.success) return;
+      const { userId: who, email, isTyping, channelId: where } = parsed.data;
+      if (where !== channelId || who === userId) return;
+      if (!isTyping) {
+        stopTyping(who);
+        return;
+      }
+      clearTimeout(expiry.get(who));
+      expiry.set(
+        who,
+        setTimeout(() => stopTyping(who), TYPING_EXPIRE_MS + 2000),
+      );
+      setTyping((old) => new Map(old).set(who, { userId: who, email }));
+    });
+
+    void store.load();
+    setLive({ socket, store, announcer });
+    return () => {
+      announcer.stop();
+      if (socket.connected) socket.emit(CHAT_EVENTS.leaveChannel, ref);
+      socket.disconnect();
+      store.dispose();
+      for (const timer of expiry.values()) clearTimeout(timer);
+      setLive(null);
+      setTyping(new Map());
+    };
+  }, [workspaceName, channelId, userId]);
+
+  const store = live?.store;
+  const subscribe = useCallback((notify: () => void) => store?.subscribe(notify) ?? (() => {}), [store]);
+  const state = useSyncExternalStore(subscribe, () => store?.getState() ?? EMPTY);
+  const connection = useConnectionState(live?.socket ?? null);
+  const typingUsers = useMemo(() => [...typing.values()], [typing]);
+
+  return {
+    state,
+    connection,
+    joinError,
+    typingUsers,
+    send: (content) => {
+      live?.announcer.stop();
+      live?.store.send(content);
+    },
+    retry: (clientId) => live?.store.retry(clientId),
+    discard: (clientId) => live?.store.discard(clientId),
+    loadOlder: () => void live?.store.loadOlder(),
+    reload: () => void live?.store.load(),
+    onInput: (value) => live?.announcer.input(value),
+  };
+}

@@ -1,0 +1,84 @@
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+
+const NEAR_BOTTOM_PX = 48;
+const NEAR_TOP_PX = 120;
+
+interface StickToBottomOptions {
+  /** Key of the first item shown: when it changes with the last unchanged, older items were prepended. */
+  firstKey: string | undefined;
+  /** Key of the last item shown: when it changes, something new arrived at the bottom. */
+  lastKey: string | undefined;
+  /** The newest item is the reader's own (just sent): always bring it into view. */
+  lastIsOwn: boolean;
+  /** Called when the reader scrolls near the top (infinite scroll for older history). */
+  onReachTop?: () => void;
+}
+
+/**
+ * Keeps a scrolling message list at its newest item (SPEC §2: "scrolls smoothly to the latest message
+ * on each change"), except while the reader has scrolled up to read history: then new items only
+ * raise a "new messages" flag, and prepended history keeps the reader's place.
+ *
+ * "Scrolled up" is inferred from the direction of the reader's own scrolling, not from the distance to
+ * the bottom: a smooth scroll in progress or a list that just grew is far from the bottom too, but the
+ * reader did not ask to leave it.
+ */
+export function useStickToBottom<T extends HTMLElement>({
+  firstKey,
+  lastKey,
+  lastIsOwn,
+  onReachTop,
+}: StickToBottomOptions) {
+  const ref = useRef<T>(null);
+  const stick = useRef(true);
+  const lastTop = useRef(0);
+  const previous = useRef<{ firstKey?: string; lastKey?: string; height: number }>({ height: 0 });
+  const [hasNew, setHasNew] = useState(false);
+
+  const scrollToBottom = useCallback((behavior: ScrollBehavior = 'smooth') => {
+    const el = ref.current;
+    if (!el) return;
+    stick.current = true;
+    setHasNew(false);
+    // happy-dom and old engines lack scrollTo with options; setting scrollTop jumps instead.
+    if (typeof el.scrollTo === 'function') el.scrollTo({ top: el.scrollHeight, behavior });
+    else el.scrollTop = el.scrollHeight;
+  }, []);
+
+  const onScroll = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    const top = el.scrollTop;
+    if (top < lastTop.current - 2) stick.current = false;
+    if (el.scrollHeight - top - el.clientHeight <= NEAR_BOTTOM_PX) {
+      stick.current = true;
+      setHasNew(false);
+    }
+    lastTop.current = top;
+    if (top <= NEAR_TOP_PX) onReachTop?.();
+  }, [onReachTop]);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const prev = previous.current;
+    if (lastKey !== prev.lastKey) {
+      if (prev.lastKey === undefined) {
+        // The first page: start at the bottom without an animation from the top.
+        el.scrollTop = el.scrollHeight;
+        stick.current = true;
+      } else if (stick.current || lastIsOwn) {
+        scrollToBottom('smooth');
+      } else {
+        setHasNew(true);
+      }
+    } else if (firstKey !== prev.firstKey && prev.height > 0) {
+      // Older history was added above: keep the reader's place instead of jumping.
+      el.scrollTop += el.scrollHeight - prev.height;
+    }
+    lastTop.current = el.scrollTop;
+    previous.current = { firstKey, lastKey, height: el.scrollHeight };
+  });
+
+  return { ref, onScroll, hasNew, scrollToBottom };
+}
