@@ -21,7 +21,6 @@ const WorkspacePage = lazy(() => import('../features/workspaces/workspace-page.t
 const CreateChannelPage = lazy(() => import('../features/workspaces/create-channel-page.tsx'));
 const WorkspaceSettingsPage = lazy(() => import('../features/workspaces/workspace-settings-page.tsx'));
 const ChatPage = lazy(() => import('../features/direct/chat-page.tsx'));
-const LiveChatPage = lazy(() => import('../features/direct/live-chat-page.tsx'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
 const ProjectsPage = lazy(() => import('../features/projects/projects-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
@@ -92,8 +91,24 @@ export const routes: RouteObject[] = [
       },
       // The spec names this segment workspaceId; it shares the position of :workspaceName above.
       { path: '/workspace/:workspaceId/projects', element: <ProjectsPage /> },
-      { path: '/chat', element: <ChatPage /> },
-      { path: '/livechat', element: <LiveChatPage /> },
+      // One screen for both: /livechat needs a current user and a selected user, which the chat page
+      // restores from `chatState` or asks for in its first step (SPEC §2).
+      {
+        path: '/chat',
+        element: (
+          <RequireAuth>
+            <ChatPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/livechat',
+        element: (
+          <RequireAuth>
+            <ChatPage />
+          </RequireAuth>
+        ),
+      },
       {
         path: '/profile',
         element: (

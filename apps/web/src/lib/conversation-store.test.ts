@@ -309,6 +309,40 @@ describe('ConversationStore: outbox', () => {
     expect(store.getState().outbox).toEqual([]);
   });
 
+  it('sends queued messages one at a time, in the order written', async () => {
+    const { server, store } = setup();
+    await store.load();
+    store.send('first');
+    store.send('second');
+    store.send('third');
+    expect(server.sends.map((s) => s.content)).toEqual(['first']);
+    server.sends[0]?.resolve({ ok: true, message: server.store('client-1', 'first') });
+    await flush();
+    expect(server.sends.map((s) => s.content)).toEqual(['first', 'second']);
+    server.sends[1]?.resolve({ ok: true, message: server.store('client-2', 'second') });
+    await flush();
+    server.sends[2]?.resolve({ ok: true, message: server.store('client-3', 'third') });
+    await flush();
+    expect(store.getState().messages.map((m) => m.content)).toEqual(['first', 'second', 'third']);
+  });
+
+  it('waits and resends after a transient refusal (the flood guard), keeping the order', async () => {
+    vi.useFakeTimers();
+    const { server, store } = setup([], { transientReasons: ['Slow down'], transientRetryMs: 5000 });
+    await store.load();
+    server.autoAck = () => ({ ok: false, message: 'Slow down' });
+    store.send('a');
+    store.send('b');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.sends.map((s) => s.content)).toEqual(['a']);
+    expect(store.getState().outbox.map((e) => e.status)).toEqual(['sending', 'sending']);
+
+    server.autoAck = (clientId, content) => ({ ok: true, message: server.store(clientId, content) });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(server.sends.map((s) => s.clientId)).toEqual(['client-1', 'client-1', 'client-2']);
+    expect(store.getState().messages.map((m) => m.content)).toEqual(['a', 'b']);
+  });
+
   it('keeps the outbox in local storage so a reload resends it with the same clientId', async () => {
     const key = 'test.outbox';
     const first = setup([], { outboxKey: key });

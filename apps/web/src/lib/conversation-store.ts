@@ -74,6 +74,10 @@ export interface ConversationOptions {
   gapGraceMs?: number;
   /** Wait before retrying a backfill whose request failed. */
   retryMs?: number;
+  /** Refusals that pass by themselves (the server's flood guard): the outbox waits and resends. */
+  transientReasons?: readonly string[];
+  /** How long the outbox waits after a transient refusal. */
+  transientRetryMs?: number;
   newClientId?: () => string;
   now?: () => Date;
 }
@@ -90,7 +94,8 @@ export class ConversationStore<M extends StoredMessage> {
   private backfilling = false;
   private backfillAgain = false;
   private resyncAfterLoad = false;
-  private readonly inFlight = new Set<string>();
+  private pumping = false;
+  private pauseTimer: ReturnType<typeof setTimeout> | undefined;
   private gapTimer: ReturnType<typeof setTimeout> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
@@ -107,6 +112,8 @@ export class ConversationStore<M extends StoredMessage> {
       ackTimeoutMs: ACK_TIMEOUT_MS,
       gapGraceMs: 300,
       retryMs: 3000,
+      transientReasons: [],
+      transientRetryMs: 5000,
       newClientId: () => crypto.randomUUID(),
       now: () => new Date(),
       ...options,
@@ -184,6 +191,7 @@ export class ConversationStore<M extends StoredMessage> {
     this.disposed = true;
     clearTimeout(this.gapTimer);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.pauseTimer);
     this.listeners.clear();
   }
 
@@ -226,7 +234,7 @@ export class ConversationStore<M extends StoredMessage> {
       status: 'sending',
     };
     this.setOutbox([...this.state.outbox, entry]);
-    if (this.source.isConnected()) void this.attempt(entry.clientId);
+    void this.pump();
     return entry;
   }
 
@@ -234,7 +242,7 @@ export class ConversationStore<M extends StoredMessage> {
   retry(clientId: string): void {
     if (this.disposed) return;
     this.updateEntry(clientId, { status: 'sending', error: undefined, rejected: undefined });
-    if (this.source.isConnected()) void this.attempt(clientId);
+    void this.pump();
   }
 
   /** Drops a failed message the user no longer wants sent. */
@@ -243,31 +251,57 @@ export class ConversationStore<M extends StoredMessage> {
   }
 
   private flushOutbox(): void {
+    // A message that got no acknowledgement may or may not be stored: resending it is safe (same
+    // clientId) and the only way to know. One the server refused waits for the user's Retry.
     for (const entry of this.state.outbox) {
-      // A message that got no acknowledgement may or may not be stored: resending it is safe and
-      // is the only way to know. One the server refused waits for the user's Retry.
-      if (!entry.rejected) void this.attempt(entry.clientId);
+      if (entry.status === 'failed' && !entry.rejected)
+        this.updateEntry(entry.clientId, { status: 'sending' });
+    }
+    void this.pump();
+  }
+
+  /**
+   * Sends the waiting messages one at a time, oldest first: the server handles events concurrently,
+   * so only waiting for each acknowledgement keeps the conversation in the order the user wrote it.
+   */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (;;) {
+        if (this.disposed || !this.source.isConnected() || this.pauseTimer !== undefined) return;
+        const next = this.state.outbox.find((e) => e.status === 'sending');
+        if (!next) return;
+        await this.attempt(next);
+      }
+    } finally {
+      this.pumping = false;
     }
   }
 
-  private async attempt(clientId: string): Promise<void> {
-    const entry = this.state.outbox.find((e) => e.clientId === clientId);
-    if (!entry || this.inFlight.has(clientId)) return;
-    this.inFlight.add(clientId);
-    if (entry.status !== 'sending') this.updateEntry(clientId, { status: 'sending', error: undefined });
+  private async attempt(entry: OutboxEntry): Promise<void> {
+    const { clientId } = entry;
     try {
       const ack = await withTimeout(this.source.send(clientId, entry.content), this.opts.ackTimeoutMs);
       if (this.disposed) return;
       if (ack.ok) this.merge([ack.message]);
+      else if (this.opts.transientReasons.includes(ack.message)) this.pause();
       else this.updateEntry(clientId, { status: 'failed', error: ack.message, rejected: true });
     } catch {
       if (this.disposed) return;
       // Without a connection the message stays queued: the reconnection resends it. With one, the
       // server did not answer in time; show it as failed (reconnecting or Retry sends it again).
       if (this.source.isConnected()) this.updateEntry(clientId, { status: 'failed', error: NOT_DELIVERED });
-    } finally {
-      this.inFlight.delete(clientId);
     }
+  }
+
+  /** A refusal that passes (the flood guard): keep everything queued, in order, and try again later. */
+  private pause(): void {
+    clearTimeout(this.pauseTimer);
+    this.pauseTimer = setTimeout(() => {
+      this.pauseTimer = undefined;
+      void this.pump();
+    }, this.opts.transientRetryMs);
   }
 
   // -------------------------------------------------------------------------------------------------

@@ -218,9 +218,9 @@ describe('ChannelPane: messages', () => {
   it('shows a refused message as not sent; Retry resends it with the same clientId', async () => {
     await setup();
     const socket = await connected();
-    socket.respond('sendMessage', () => ({ ok: false, message: 'Slow down' }));
+    socket.respond('sendMessage', () => ({ ok: false, message: 'You may not post in this channel' }));
     await userEvent.type(input(), 'too fast{Enter}');
-    expect(await within(log()).findByText('Not sent: Slow down')).toBeTruthy();
+    expect(await within(log()).findByText('Not sent: You may not post in this channel')).toBeTruthy();
 
     socket.respond('sendMessage', (payload) => {
       const { clientId } = payload as { clientId: string };

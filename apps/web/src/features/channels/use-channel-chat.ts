@@ -1,5 +1,6 @@
 import {
   CHAT_EVENTS,
+  CHAT_MESSAGES,
   CHAT_NAMESPACE,
   type ChannelMessage,
   channelMessage,
@@ -102,6 +103,8 @@ export function useChannelChat(workspaceName: string, channelId: string, userId:
     const socket = connectNamespace(CHAT_NAMESPACE);
     const store = new ConversationStore(channelSource(socket, ref), {
       outboxKey: channelOutboxKey(userId, channelId),
+      // The flood guard's refusal passes: the outbox waits and resends instead of failing.
+      transientReasons: [CHAT_MESSAGES.slowDown],
     });
     const announcer = new TypingAnnouncer((isTyping) => {
       if (socket.connected) socket.emit(CHAT_EVENTS.typing, { ...ref, isTyping });

@@ -1,6 +1,226 @@
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import type { PublicUser } from '@cohort/shared/accounts';
+import { emailSchema } from '@cohort/shared/accounts';
+import { CHAT_MESSAGES, type DirectMessage } from '@cohort/shared/chat';
+import { LogOut, MessageCircle } from 'lucide-react';
+import { type FormEvent, useMemo, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
+import { ChatComposer } from '../../components/ui/chat-composer.tsx';
+import { ChatLog, type ChatLogItem, ConnectionStatus } from '../../components/ui/chat-log.tsx';
+import { TextField } from '../../components/ui/field.tsx';
+import type { OutboxEntry } from '../../lib/conversation-store.ts';
+import { connectionMessage } from '../../lib/socket.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useMe } from '../accounts/use-me.ts';
+import { type ChatState, clearChatState, readChatState, saveChatState } from './chat-state.ts';
+import { useDirectChat } from './use-direct-chat.ts';
 
-// Placeholder until the direct chat capability is built; its engineers replace this file.
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * /chat and /livechat (SPEC §2 "Direct chat"): a form step asking for the recipient's e-mail, then the
+ * conversation. The pair is saved as `chatState` and restored on reload; a pair saved by another
+ * account on this browser is not ours to open, so it leads to the form step.
+ */
 export default function ChatPage() {
-  return <ComingSoon title="Direct chat" />;
+  const me = useMe();
+  const [pair, setPair] = useState<ChatState | null>(() => readChatState());
+  useDocumentTitle('Direct chat');
+
+  // RequireAuth guarantees a user; this keeps the page safe to render on its own.
+  if (!me.data) return null;
+  const active = pair && same(pair.myEmail, me.data.email) ? pair : null;
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
+      {active ? (
+        <>
+          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+            <h1 className="text-2xl font-bold tracking-tight text-slate-900">Direct chat</h1>
+            <div className="flex items-center gap-3 text-sm text-slate-700">
+              <p>
+                Chatting as: <span className="font-semibold text-slate-900">{me.data.email}</span>
+              </p>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => {
+                  // Only the saved pair goes; the session (and the navbar's sign-in) stays.
+                  clearChatState();
+                  setPair(null);
+                }}
+              >
+                <LogOut aria-hidden="true" className="size-4" />
+                Logout
+              </Button>
+            </div>
+          </div>
+          <DirectConversation
+            key={active.recipientEmail.toLowerCase()}
+            me={me.data}
+            other={active.recipientEmail}
+          />
+        </>
+      ) : (
+        <StartChat
+          me={me.data}
+          onStart={(recipientEmail) => {
+            const next = { myEmail: me.data?.email ?? '', recipientEmail };
+            saveChatState(next);
+            setPair(next);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function StartChat({ me, onStart }: { me: PublicUser; onStart: (recipientEmail: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | undefined>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = emailSchema.safeParse(email);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Enter a valid e-mail address');
+      return;
+    }
+    if (same(parsed.data, me.email)) {
+      setError('Enter the e-mail of someone else');
+      return;
+    }
+    onStart(parsed.data);
+  };
+
+  return (
+    <section
+      aria-labelledby="start-chat-heading"
+      className="mx-auto max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
+    >
+      <MessageCircle aria-hidden="true" className="size-10 text-indigo-600" />
+      <h1 id="start-chat-heading" className="mt-4 text-2xl font-bold tracking-tight text-slate-900">
+        Direct chat
+      </h1>
+      <p className="mt-2 text-sm text-slate-600">
+        Chat one-to-one with anyone who shares a workspace with you. You are signed in as{' '}
+        <span className="font-medium text-slate-800">{me.email}</span>.
+      </p>
+      <form onSubmit={submit} noValidate className="mt-6 space-y-4">
+        <TextField
+          label="Recipient e-mail"
+          type="email"
+          required
+          autoComplete="email"
+          value={email}
+          error={error}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            setError(undefined);
+          }}
+        />
+        <Button type="submit" className="w-full">
+          Start Chat
+        </Button>
+      </form>
+    </section>
+  );
+}
+
+type Item = ChatLogItem &
+  ({ kind: 'stored'; message: DirectMessage } | { kind: 'pending'; entry: OutboxEntry });
+
+function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
+  const chat = useDirectChat(me, other);
+  const { state } = chat;
+
+  const items = useMemo<Item[]>(
+    () => [
+      ...state.messages.map(
+        (message): Item => ({
+          kind: 'stored',
+          key: message.clientId || message._id,
+          date: new Date(message.createdAt),
+          own: same(message.sender, me.email),
+          message,
+        }),
+      ),
+      ...state.outbox.map(
+        (entry): Item => ({
+          kind: 'pending',
+          key: entry.clientId,
+          date: new Date(entry.createdAt),
+          own: true,
+          entry,
+        }),
+      ),
+    ],
+    [state.messages, state.outbox, me.email],
+  );
+  const recipientMissing = state.outbox.some((entry) => entry.error === CHAT_MESSAGES.recipientNotFound);
+
+  return (
+    <section
+      aria-labelledby="dm-heading"
+      className="flex h-[36rem] max-h-[calc(100dvh-12rem)] min-h-[26rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+    >
+      <header className="flex items-center gap-3 border-b border-slate-200 px-6 py-4">
+        <span
+          aria-hidden="true"
+          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-800 uppercase"
+        >
+          {other.slice(0, 1)}
+        </span>
+        <h2 id="dm-heading" className="min-w-0 truncate text-lg font-semibold text-slate-900" title={other}>
+          {other}
+        </h2>
+      </header>
+      <ConnectionStatus message={connectionMessage(chat.connection)} />
+      {recipientMissing && (
+        <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
+          {CHAT_MESSAGES.recipientNotFound}: no account you can message uses {other}. Check the address, or
+          use Logout to start another chat.
+        </p>
+      )}
+      <ChatLog
+        label={`Messages with ${other}`}
+        items={items}
+        status={state.status}
+        emptyText={`No messages yet. Say hello to ${other}.`}
+        onReload={chat.reload}
+        hasOlder={state.hasOlder}
+        loadingOlder={state.loadingOlder}
+        onLoadOlder={chat.loadOlder}
+        renderItem={(item) => {
+          if (item.kind === 'stored') {
+            return (
+              <ChatBubble
+                key={item.key}
+                own={item.own}
+                content={item.message.content}
+                date={item.date}
+                name={item.own ? undefined : item.message.sender}
+              />
+            );
+          }
+          const { entry } = item;
+          return (
+            <ChatBubble
+              key={item.key}
+              own
+              content={entry.content}
+              date={item.date}
+              pending={{
+                status: entry.status,
+                error: entry.error,
+                onRetry: () => chat.retry(entry.clientId),
+                onDiscard: () => chat.discard(entry.clientId),
+              }}
+            />
+          );
+        }}
+      />
+      <ChatComposer label={`Message ${other}`} onSend={chat.send} />
+    </section>
+  );
 }

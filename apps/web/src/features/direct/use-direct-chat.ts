@@ -1,0 +1,125 @@
+import {
+  CHAT_MESSAGES,
+  type DirectMessage,
+  DM_EVENTS,
+  DM_HISTORY_LIMIT,
+  DM_NAMESPACE,
+  directMessage,
+  directMessageList,
+  sendDirectMessageAck,
+} from '@cohort/shared/chat';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { Socket } from 'socket.io-client';
+import { api } from '../../lib/api.ts';
+import {
+  ACK_TIMEOUT_MS,
+  type ConversationSource,
+  type ConversationState,
+  ConversationStore,
+} from '../../lib/conversation-store.ts';
+import { type ConnectionState, connectNamespace, useConnectionState } from '../../lib/socket.ts';
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** Where a user's unsent direct messages to one person wait across reloads. */
+export const directOutboxKey = (userId: string, otherEmail: string) =>
+  `cohort.outbox.${userId}.dm.${otherEmail.toLowerCase()}`;
+
+export const directHistoryPath = (myEmail: string) => `/api/messages/${encodeURIComponent(myEmail)}`;
+
+function directSource(
+  socket: Socket,
+  myEmail: string,
+  otherEmail: string,
+): ConversationSource<DirectMessage> {
+  const history = async (query: Record<string, number>) => {
+    const params = new URLSearchParams({ with: otherEmail });
+    for (const [k, v] of Object.entries(query)) params.set(k, String(v));
+    return directMessageList.parse(await api.get<unknown>(`${directHistoryPath(myEmail)}?${params}`));
+  };
+  return {
+    latest: (limit) => history({ limit }),
+    after: (after, limit) => history({ after, limit }),
+    before: (before, limit) => history({ before, limit }),
+    send: async (clientId, content) =>
+      sendDirectMessageAck.parse(
+        await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(DM_EVENTS.sendMessage, {
+          content,
+          receiverEmail: otherEmail,
+          clientId,
+          messageType: 'text',
+        }),
+      ),
+    isConnected: () => socket.connected,
+  };
+}
+
+export interface DirectChat {
+  state: ConversationState<DirectMessage>;
+  connection: ConnectionState;
+  send: (content: string) => void;
+  retry: (clientId: string) => void;
+  discard: (clientId: string) => void;
+  loadOlder: () => void;
+  reload: () => void;
+}
+
+const EMPTY: ConversationState<DirectMessage> = {
+  messages: [],
+  outbox: [],
+  status: 'loading',
+  hasOlder: false,
+  loadingOlder: false,
+};
+
+/**
+ * One direct conversation over `/dm` (SPEC §4 "Direct chat"), with the same guarantees as a channel:
+ * history (the newest 50) by REST, backfill `after=` on every (re)connection and detected gap, an
+ * outbox resent with the same clientId. The session puts the socket in the user's own room, so there
+ * is nothing to join; `newMessage` events of other conversations are ignored here.
+ */
+export function useDirectChat(me: { _id: string; email: string }, otherEmail: string): DirectChat {
+  const [live, setLive] = useState<{ socket: Socket; store: ConversationStore<DirectMessage> } | null>(null);
+
+  useEffect(() => {
+    const socket = connectNamespace(DM_NAMESPACE);
+    const store = new ConversationStore(directSource(socket, me.email, otherEmail), {
+      outboxKey: directOutboxKey(me._id, otherEmail),
+      // The flood guard's refusal passes: the outbox waits and resends instead of failing.
+      transientReasons: [CHAT_MESSAGES.slowDown],
+      pageSize: DM_HISTORY_LIMIT,
+    });
+    const isOurs = (m: DirectMessage) =>
+      (same(m.sender, me.email) && same(m.receiver, otherEmail)) ||
+      (same(m.sender, otherEmail) && same(m.receiver, me.email));
+
+    socket.on('connect', () => store.onConnected());
+    socket.on(DM_EVENTS.newMessage, (raw: unknown) => {
+      const parsed = directMessage.safeParse(raw);
+      if (parsed.success && isOurs(parsed.data)) store.receive(parsed.data);
+    });
+
+    void store.load();
+    setLive({ socket, store });
+    return () => {
+      socket.disconnect();
+      store.dispose();
+      setLive(null);
+    };
+  }, [me._id, me.email, otherEmail]);
+
+  const store = live?.store;
+  const subscribe = useCallback((notify: () => void) => store?.subscribe(notify) ?? (() => {}), [store]);
+  const state = useSyncExternalStore(subscribe, () => store?.getState() ?? EMPTY);
+  const connection = useConnectionState(live?.socket ?? null);
+
+  return {
+    state,
+    connection,
+    send: (content) => live?.store.send(content),
+    retry: (clientId) => live?.store.retry(clientId),
+    discard: (clientId) => live?.store.discard(clientId),
+    loadOlder: () => void live?.store.loadOlder(),
+    reload: () => void live?.store.load(),
+  };
+}
