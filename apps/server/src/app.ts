@@ -22,6 +22,8 @@ import { registerChatNamespace } from './features/chat/chat.socket.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { directRoutes } from './features/direct/direct.routes.ts';
 import { registerDirectNamespace } from './features/direct/direct.socket.ts';
+import { tasksRoutes } from './features/tasks/tasks.routes.ts';
+import { registerTasksNamespace } from './features/tasks/tasks.socket.ts';
 import { workspacesRoutes } from './features/workspaces/workspaces.routes.ts';
 import { acceptInvitations } from './features/workspaces/workspaces.service.ts';
 import { registerErrorHandler } from './http/errors.ts';
@@ -118,6 +120,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const stopSessionWatch = watchSessions(ctx, io, realtime);
   await app.register(chatRoutes(ctx, chat));
   await app.register(directRoutes(ctx));
+  await app.register(tasksRoutes(ctx, registerTasksNamespace(ctx, io)));
 
   const webDist = resolve(config.WEB_DIST ?? defaultWebDist);
   const hasWeb = existsSync(join(webDist, 'index.html'));

@@ -1,0 +1,544 @@
+import {
+  type createTaskBody,
+  TASK_MESSAGES,
+  type TaskPriority,
+  type updateChecklistItemBody,
+  type updateTaskBody,
+  type updateTaskListBody,
+} from '@cohort/shared/tasks';
+import { and, asc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  taskActivity,
+  taskAssignees,
+  taskChecklistItems,
+  taskComments,
+  taskLabels,
+  taskLists,
+  tasks,
+  users,
+} from '../../db/schema.ts';
+import { isUniqueViolation } from '../../http/db-errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { type Caller, isUuid } from '../workspaces/workspaces.access.ts';
+import { colleaguesOf, type TaskAccess, type TaskListRow, type TaskRow } from './tasks.access.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Exec = Db | Tx;
+
+export interface PersonView {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface TaskView {
+  task: TaskRow;
+  ownerEmail: string;
+  labels: string[];
+  checklist: Array<typeof taskChecklistItems.$inferSelect>;
+  assignees: PersonView[];
+  comments: Array<{ comment: typeof taskComments.$inferSelect; user: PersonView }>;
+  activity: Array<{ entry: typeof taskActivity.$inferSelect; user: PersonView | null }>;
+}
+
+export interface TaskListView {
+  list: TaskListRow;
+  ownerEmail: string;
+  tasks: TaskView[];
+}
+
+const person = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Reads (batched: a fixed number of queries whatever the number of tasks)
+
+/** Full views of the given tasks, in the given order; activity only when asked for. */
+export async function taskViews(
+  ctx: AppContext,
+  taskIds: string[],
+  opts: { activity?: boolean } = {},
+): Promise<TaskView[]> {
+  if (taskIds.length === 0) return [];
+  const db = ctx.db;
+  const [rows, labels, checklist, assignees, comments, activity] = await Promise.all([
+    db
+      .select({ task: tasks, ownerEmail: users.email })
+      .from(tasks)
+      .innerJoin(users, eq(users.id, tasks.ownerId))
+      .where(inArray(tasks.id, taskIds)),
+    db
+      .select()
+      .from(taskLabels)
+      .where(inArray(taskLabels.taskId, taskIds))
+      .orderBy(asc(taskLabels.createdAt), asc(taskLabels.label)),
+    db
+      .select()
+      .from(taskChecklistItems)
+      .where(inArray(taskChecklistItems.taskId, taskIds))
+      .orderBy(asc(taskChecklistItems.position), asc(taskChecklistItems.id)),
+    db
+      .select({ taskId: taskAssignees.taskId, ...person })
+      .from(taskAssignees)
+      .innerJoin(users, eq(users.id, taskAssignees.userId))
+      .where(inArray(taskAssignees.taskId, taskIds))
+      .orderBy(asc(taskAssignees.createdAt), asc(users.email)),
+    db
+      .select({ comment: taskComments, user: person })
+      .from(taskComments)
+      .innerJoin(users, eq(users.id, taskComments.userId))
+      .where(inArray(taskComments.taskId, taskIds))
+      .orderBy(asc(taskComments.createdAt), asc(taskComments.id)),
+    opts.activity
+      ? db
+          .select({ entry: taskActivity, user: person })
+          .from(taskActivity)
+          .leftJoin(users, eq(users.id, taskActivity.userId))
+          .where(inArray(taskActivity.taskId, taskIds))
+          .orderBy(asc(taskActivity.createdAt), asc(taskActivity.id))
+      : Promise.resolve([]),
+  ]);
+  const views = new Map<string, TaskView>(
+    rows.map((r) => [
+      r.task.id,
+      { ...r, labels: [], checklist: [], assignees: [], comments: [], activity: [] } as TaskView,
+    ]),
+  );
+  for (const l of labels) views.get(l.taskId)?.labels.push(l.label);
+  for (const c of checklist) views.get(c.taskId)?.checklist.push(c);
+  for (const { taskId, ...a } of assignees) views.get(taskId)?.assignees.push(a);
+  for (const c of comments) views.get(c.comment.taskId)?.comments.push(c);
+  for (const a of activity) views.get(a.entry.taskId)?.activity.push(a);
+  return taskIds.flatMap((id) => views.get(id) ?? []);
+}
+
+export async function getTaskDetail(ctx: AppContext, taskId: string): Promise<TaskView> {
+  const [view] = await taskViews(ctx, [taskId], { activity: true });
+  if (!view) throw notFound(TASK_MESSAGES.taskNotFound);
+  return view;
+}
+
+const byBoardOrder = [asc(tasks.position), asc(tasks.createdAt), asc(tasks.id)];
+
+async function taskIdsWhere(ctx: AppContext, where: ReturnType<typeof and>) {
+  const rows = await ctx.db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(where)
+    .orderBy(...byBoardOrder);
+  return rows.map((r) => r.id);
+}
+
+/** The board's tasks of one list (archived ones left out), in board order. */
+export async function listTasksOfList(ctx: AppContext, listId: string) {
+  return taskViews(ctx, await taskIdsWhere(ctx, and(eq(tasks.listId, listId), isNull(tasks.archivedAt))));
+}
+
+/** Every task on the caller's lists (archived ones left out, or only them). */
+export async function listTasksOfOwner(ctx: AppContext, caller: Caller, archived: boolean) {
+  const ids = await ctx.db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .innerJoin(taskLists, eq(taskLists.id, tasks.listId))
+    .where(
+      and(
+        eq(taskLists.ownerId, caller.id),
+        archived ? isNotNull(tasks.archivedAt) : isNull(tasks.archivedAt),
+      ),
+    )
+    .orderBy(asc(taskLists.position), asc(taskLists.createdAt), ...byBoardOrder);
+  return taskViews(
+    ctx,
+    ids.map((r) => r.id),
+  );
+}
+
+/** Tasks of other people's lists assigned to the caller ("Assigned to me"), archived ones left out. */
+export async function listAssignedTasks(ctx: AppContext, caller: Caller) {
+  const ids = await ctx.db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .innerJoin(taskAssignees, and(eq(taskAssignees.taskId, tasks.id), eq(taskAssignees.userId, caller.id)))
+    .where(isNull(tasks.archivedAt))
+    .orderBy(asc(tasks.deadline), asc(tasks.createdAt), asc(tasks.id));
+  return taskViews(
+    ctx,
+    ids.map((r) => r.id),
+  );
+}
+
+async function ownerEmailOf(ctx: AppContext, userId: string) {
+  const [row] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? '';
+}
+
+export async function taskListView(ctx: AppContext, list: TaskListRow): Promise<TaskListView> {
+  const [ownerEmail, listTasks] = await Promise.all([
+    ownerEmailOf(ctx, list.ownerId),
+    listTasksOfList(ctx, list.id),
+  ]);
+  return { list, ownerEmail, tasks: listTasks };
+}
+
+/** The caller's lists in board order, each with its board tasks. */
+export async function listTaskListsForUser(ctx: AppContext, caller: Caller): Promise<TaskListView[]> {
+  const lists = await ctx.db
+    .select()
+    .from(taskLists)
+    .where(eq(taskLists.ownerId, caller.id))
+    .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id));
+  if (lists.length === 0) return [];
+  const ids = await ctx.db
+    .select({ id: tasks.id, listId: tasks.listId })
+    .from(tasks)
+    .where(
+      and(
+        inArray(
+          tasks.listId,
+          lists.map((l) => l.id),
+        ),
+        isNull(tasks.archivedAt),
+      ),
+    )
+    .orderBy(...byBoardOrder);
+  const [ownerEmail, views] = await Promise.all([
+    ownerEmailOf(ctx, caller.id),
+    taskViews(
+      ctx,
+      ids.map((r) => r.id),
+    ),
+  ]);
+  return lists.map((list) => ({ list, ownerEmail, tasks: views.filter((v) => v.task.listId === list.id) }));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Ordering
+
+/** Renumbers `ids` 0..n-1 with `id` placed at `index` (clamped); writes only rows that moved. */
+async function renumber(
+  tx: Tx,
+  table: typeof tasks | typeof taskLists,
+  current: Array<{ id: string; position: number }>,
+  id: string,
+  index: number | undefined,
+) {
+  const ids = current.map((r) => r.id).filter((x) => x !== id);
+  ids.splice(Math.min(index ?? ids.length, ids.length), 0, id);
+  const before = new Map(current.map((r) => [r.id, r.position]));
+  for (const [position, rowId] of ids.entries()) {
+    if (before.get(rowId) !== position) {
+      await tx.update(table).set({ position }).where(eq(table.id, rowId));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Task lists
+
+type UpdateTaskListData = z.output<typeof updateTaskListBody>;
+
+export async function createTaskList(ctx: AppContext, caller: Caller, title: string): Promise<TaskListRow> {
+  try {
+    const [row] = await ctx.db
+      .insert(taskLists)
+      .values({
+        ownerId: caller.id,
+        title,
+        createdAt: ctx.now(),
+        position: sql`(select coalesce(max(${taskLists.position}) + 1, 0) from ${taskLists} where ${taskLists.ownerId} = ${caller.id})`,
+      })
+      .returning();
+    if (!row) throw new Error('task list insert returned nothing');
+    return row;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(TASK_MESSAGES.listNameTaken);
+    throw err;
+  }
+}
+
+export async function updateTaskList(ctx: AppContext, list: TaskListRow, data: UpdateTaskListData) {
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if (data.title !== undefined && data.title !== list.title) {
+        await tx.update(taskLists).set({ title: data.title }).where(eq(taskLists.id, list.id));
+      }
+      if (data.position !== undefined) {
+        const current = await tx
+          .select({ id: taskLists.id, position: taskLists.position })
+          .from(taskLists)
+          .where(eq(taskLists.ownerId, list.ownerId))
+          .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id));
+        await renumber(tx, taskLists, current, list.id, data.position);
+      }
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(TASK_MESSAGES.listNameTaken);
+    throw err;
+  }
+  const [row] = await ctx.db.select().from(taskLists).where(eq(taskLists.id, list.id));
+  if (!row) throw notFound(TASK_MESSAGES.listNotFound);
+  return row;
+}
+
+/**
+ * Deletes a list; one that still holds tasks (archived ones too) needs `force`. Returns who could
+ * see each deleted task, so their tabs can be told.
+ */
+export async function deleteTaskList(ctx: AppContext, list: TaskListRow, force: boolean) {
+  return ctx.db.transaction(async (tx) => {
+    const listTasks = await tx.select({ id: tasks.id }).from(tasks).where(eq(tasks.listId, list.id));
+    if (listTasks.length > 0 && !force) throw conflict(TASK_MESSAGES.listNotEmpty);
+    const assignees = listTasks.length
+      ? await tx
+          .select()
+          .from(taskAssignees)
+          .where(
+            inArray(
+              taskAssignees.taskId,
+              listTasks.map((t) => t.id),
+            ),
+          )
+      : [];
+    await tx.delete(taskLists).where(eq(taskLists.id, list.id));
+    return listTasks.map((t) => ({
+      taskId: t.id,
+      assigneeIds: assignees.filter((a) => a.taskId === t.id).map((a) => a.userId),
+    }));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Tasks: every change and its activity row commit together.
+
+async function record(
+  ctx: AppContext,
+  tx: Tx,
+  caller: Caller,
+  taskId: string,
+  action: string,
+  detail: Record<string, unknown> = {},
+) {
+  const now = ctx.now();
+  await tx.update(tasks).set({ updatedAt: now }).where(eq(tasks.id, taskId));
+  await tx.insert(taskActivity).values({ taskId, userId: caller.id, action, detail, createdAt: now });
+}
+
+type CreateTaskData = z.output<typeof createTaskBody>;
+type UpdateTaskData = z.output<typeof updateTaskBody>;
+type UpdateChecklistItemData = z.output<typeof updateChecklistItemBody>;
+
+export async function createTask(ctx: AppContext, caller: Caller, list: TaskListRow, data: CreateTaskData) {
+  return ctx.db.transaction(async (tx) => {
+    const [last] = await tx
+      .select({ position: max(tasks.position) })
+      .from(tasks)
+      .where(eq(tasks.listId, list.id));
+    const now = ctx.now();
+    const [row] = await tx
+      .insert(tasks)
+      .values({
+        listId: list.id,
+        ownerId: list.ownerId,
+        title: data.title,
+        description: data.description,
+        priority: data.priority,
+        position: (last?.position ?? -1) + 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!row) throw new Error('task insert returned nothing');
+    await record(ctx, tx, caller, row.id, 'created', { title: row.title, taskListId: list.id });
+    return row;
+  });
+}
+
+export async function updateTask(ctx: AppContext, caller: Caller, access: TaskAccess, data: UpdateTaskData) {
+  const changes: { title?: string; description?: string; priority?: TaskPriority } = {};
+  if (data.title !== undefined && data.title !== access.task.title) changes.title = data.title;
+  if (data.description !== undefined && data.description !== access.task.description) {
+    changes.description = data.description;
+  }
+  if (data.priority !== undefined && data.priority !== access.task.priority) changes.priority = data.priority;
+  if (Object.keys(changes).length === 0) return;
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(tasks).set(changes).where(eq(tasks.id, access.task.id));
+    await record(ctx, tx, caller, access.task.id, 'updated', { fields: Object.keys(changes) });
+  });
+}
+
+export async function moveTask(
+  ctx: AppContext,
+  caller: Caller,
+  access: TaskAccess,
+  target: TaskListRow,
+  position: number | undefined,
+) {
+  if (target.id === access.task.listId) throw badRequest(TASK_MESSAGES.sameList, 'newTaskListId');
+  await ctx.db.transaction(async (tx) => {
+    const current = await tx
+      .select({ id: tasks.id, position: tasks.position })
+      .from(tasks)
+      .where(and(eq(tasks.listId, target.id), isNull(tasks.archivedAt)))
+      .orderBy(...byBoardOrder);
+    await tx.update(tasks).set({ listId: target.id, position: -1 }).where(eq(tasks.id, access.task.id));
+    await renumber(tx, tasks, [...current, { id: access.task.id, position: -1 }], access.task.id, position);
+    await record(ctx, tx, caller, access.task.id, 'moved', { from: access.task.listId, to: target.id });
+  });
+}
+
+export async function setDeadline(
+  ctx: AppContext,
+  caller: Caller,
+  access: TaskAccess,
+  deadline: string | null,
+) {
+  const value = deadline === null ? null : new Date(deadline);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(tasks).set({ deadline: value }).where(eq(tasks.id, access.task.id));
+    await record(ctx, tx, caller, access.task.id, 'deadline', { deadline: value?.toISOString() ?? null });
+  });
+}
+
+export async function addComment(ctx: AppContext, caller: Caller, access: TaskAccess, text: string) {
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(taskComments)
+      .values({ taskId: access.task.id, userId: caller.id, text, createdAt: ctx.now() })
+      .returning({ id: taskComments.id });
+    await record(ctx, tx, caller, access.task.id, 'commented', { commentId: row?.id });
+  });
+}
+
+export async function addChecklistItem(ctx: AppContext, caller: Caller, access: TaskAccess, title: string) {
+  await ctx.db.transaction(async (tx) => {
+    const [last] = await tx
+      .select({ position: max(taskChecklistItems.position) })
+      .from(taskChecklistItems)
+      .where(eq(taskChecklistItems.taskId, access.task.id));
+    const [row] = await tx
+      .insert(taskChecklistItems)
+      .values({ taskId: access.task.id, title, position: (last?.position ?? -1) + 1 })
+      .returning({ id: taskChecklistItems.id });
+    await record(ctx, tx, caller, access.task.id, 'checklist.added', { itemId: row?.id, title });
+  });
+}
+
+async function checklistItemOf(tx: Exec, taskId: string, itemId: string) {
+  if (!isUuid(itemId)) throw notFound(TASK_MESSAGES.checklistItemNotFound);
+  const [item] = await tx
+    .select()
+    .from(taskChecklistItems)
+    .where(and(eq(taskChecklistItems.taskId, taskId), eq(taskChecklistItems.id, itemId)));
+  if (!item) throw notFound(TASK_MESSAGES.checklistItemNotFound);
+  return item;
+}
+
+export async function updateChecklistItem(
+  ctx: AppContext,
+  caller: Caller,
+  access: TaskAccess,
+  itemId: string,
+  data: UpdateChecklistItemData,
+) {
+  await ctx.db.transaction(async (tx) => {
+    const item = await checklistItemOf(tx, access.task.id, itemId);
+    const changes: { done?: boolean; title?: string } = {};
+    if (data.status !== undefined) changes.done = data.status;
+    if (data.title !== undefined) changes.title = data.title;
+    await tx.update(taskChecklistItems).set(changes).where(eq(taskChecklistItems.id, item.id));
+    await record(ctx, tx, caller, access.task.id, 'checklist.updated', {
+      itemId: item.id,
+      title: changes.title ?? item.title,
+      ...(data.status === undefined ? {} : { status: data.status }),
+    });
+  });
+}
+
+export async function removeChecklistItem(
+  ctx: AppContext,
+  caller: Caller,
+  access: TaskAccess,
+  itemId: string,
+) {
+  await ctx.db.transaction(async (tx) => {
+    const item = await checklistItemOf(tx, access.task.id, itemId);
+    await tx.delete(taskChecklistItems).where(eq(taskChecklistItems.id, item.id));
+    await record(ctx, tx, caller, access.task.id, 'checklist.removed', {
+      itemId: item.id,
+      title: item.title,
+    });
+  });
+}
+
+/** Labels are unique per task (exact text after trimming): adding one twice is a 409. */
+export async function addLabel(ctx: AppContext, caller: Caller, access: TaskAccess, label: string) {
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(taskLabels).values({ taskId: access.task.id, label, createdAt: ctx.now() });
+      await record(ctx, tx, caller, access.task.id, 'label.added', { label });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(TASK_MESSAGES.labelExists);
+    throw err;
+  }
+}
+
+export async function removeLabel(ctx: AppContext, caller: Caller, access: TaskAccess, label: string) {
+  await ctx.db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(taskLabels)
+      .where(and(eq(taskLabels.taskId, access.task.id), eq(taskLabels.label, label)))
+      .returning({ label: taskLabels.label });
+    if (removed.length === 0) throw notFound(TASK_MESSAGES.labelNotFound);
+    await record(ctx, tx, caller, access.task.id, 'label.removed', { label });
+  });
+}
+
+/** Archiving hides the task from the board and keeps everything; both directions are idempotent. */
+export async function setArchived(ctx: AppContext, caller: Caller, access: TaskAccess, archived: boolean) {
+  if ((access.task.archivedAt !== null) === archived) return;
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(tasks)
+      .set({ archivedAt: archived ? ctx.now() : null })
+      .where(eq(tasks.id, access.task.id));
+    await record(ctx, tx, caller, access.task.id, archived ? 'archived' : 'restored');
+  });
+}
+
+/**
+ * Replaces the assignees. Each must share a workspace with the task's owner (else 400, nothing
+ * changed). Returns who lost access, so their tabs can be told.
+ */
+export async function setAssignees(ctx: AppContext, caller: Caller, access: TaskAccess, userIds: string[]) {
+  const wanted = [...new Set(userIds.map((id) => id.toLowerCase()))];
+  const allowed = await colleaguesOf(ctx, access.list.ownerId, wanted);
+  if (wanted.some((id) => !allowed.has(id))) throw badRequest(TASK_MESSAGES.assigneeNotColleague, 'userIds');
+  const added = wanted.filter((id) => !access.assigneeIds.includes(id));
+  const removed = access.assigneeIds.filter((id) => !wanted.includes(id));
+  if (added.length === 0 && removed.length === 0) return { removed };
+  await ctx.db.transaction(async (tx) => {
+    if (removed.length) {
+      await tx
+        .delete(taskAssignees)
+        .where(and(eq(taskAssignees.taskId, access.task.id), inArray(taskAssignees.userId, removed)));
+    }
+    const now = ctx.now();
+    if (added.length) {
+      await tx
+        .insert(taskAssignees)
+        .values(added.map((userId) => ({ taskId: access.task.id, userId, createdAt: now })));
+    }
+    await record(ctx, tx, caller, access.task.id, 'assigned', { added, removed });
+  });
+  return { removed };
+}
