@@ -31,7 +31,12 @@ import { registerOriginGuard } from './http/origin.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { defaultRealtimeOptions, type RealtimeOptions } from './realtime/options.ts';
 import { watchSessions } from './realtime/session-watch.ts';
-import { attachAdapter, authenticateSocket, createSocketServer } from './realtime/socket-server.ts';
+import {
+  attachAdapter,
+  authenticateSocket,
+  createSocketServer,
+  dropConnections,
+} from './realtime/socket-server.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -139,9 +144,13 @@ export async function buildApp(opts: BuildAppOptions) {
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 
-  app.addHook('onClose', async () => {
+  // Open websockets would keep the HTTP server from closing: drop them first.
+  app.addHook('preClose', async () => {
     stopSessionWatch();
     chat.close();
+    dropConnections(io);
+  });
+  app.addHook('onClose', async () => {
     await io.close();
     await closeAdapter();
   });

@@ -26,10 +26,23 @@ export function createSocketServer(ctx: AppContext, app: FastifyInstance) {
     serveClient: false,
     maxHttpBufferSize: 1e6,
     allowRequest: (req, callback) => {
+      if (closing.has(io)) return callback('shutting down', false);
       callback(null, isAllowedOrigin(req.headers.origin, req.headers.host, ctx.config.PUBLIC_URL));
     },
   });
   return io;
+}
+
+const closing = new WeakSet<Server>();
+
+/**
+ * First step of a shutdown (Fastify's preClose, before the HTTP server waits for its connections):
+ * refuse new handshakes and drop this node's connections. Clients see a transport close, not a
+ * server-side disconnect, so they reconnect — to another node behind the load balancer.
+ */
+export function dropConnections(io: Server) {
+  closing.add(io);
+  io.engine.close();
 }
 
 /** Namespace middleware: attaches the session user to `socket.data.user` or refuses the connection. */

@@ -19,6 +19,8 @@ export class OutboxClient {
   readonly bySeq = new Map<number, ChannelMessage>();
   /** Acknowledgements received, in order. */
   readonly acked: ChannelMessage[] = [];
+  /** Messages delivered live (newMessage), in arrival order; backfilled ones are not here. */
+  readonly live: ChannelMessage[] = [];
   /** Sends left without an answer (timeout, dropped connection) and so repeated under their clientId. */
   unanswered = 0;
   private contiguous = 0;
@@ -56,6 +58,7 @@ export class OutboxClient {
     });
     this.socket.on(CHAT_EVENTS.newMessage, (m: ChannelMessage) => {
       if (m.channel !== this.ref.channelId) return;
+      this.live.push(m);
       this.store([m]);
       if (m.seq > this.contiguous + 1) void this.backfill().catch(() => {});
     });
