@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { historyReply, stubApi } from '../../test/chat-api.ts';
 import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
 import { renderAt } from '../../test/render.tsx';
-import { aChannel, BOB, ME, meResponse } from '../workspaces/test-data.ts';
+import { aChannel, aMember, BOB, ME, meResponse } from '../workspaces/test-data.ts';
 import { ChannelPane } from './channel-pane.tsx';
 import { readMark } from './read-marks.ts';
 
@@ -37,6 +37,10 @@ async function setup() {
   const api = stubApi({
     'GET /api/me': () => ({ json: meResponse }),
     [`GET ${PATH}`]: (url) => historyReply(history, url),
+    // Carol is not listed (left the workspace since): her name falls back to her messages or e-mail.
+    'GET /api/workspaces/Apollo/members': () => ({
+      json: [aMember(), aMember({ _id: BOB._id, email: BOB.email, firstName: 'Bob', lastName: 'Builder' })],
+    }),
   });
   const view = renderAt('/', <ChannelPane workspaceName="Apollo" channel={aChannel()} />);
   // The conversation appears once the signed-in user is known.
@@ -299,13 +303,15 @@ describe('ChannelPane: messages', () => {
 
 describe('ChannelPane: typing', () => {
   it('shows who is typing and clears it; several people read "several are typing..."', async () => {
-    history = [aMessage(1)];
-    await setup();
-    await within(log()).findByText('message 1');
+    history = [];
+    const { api } = await setup();
+    await within(log()).findByText(/No messages yet/);
     const socket = await connected();
 
+    // Bob's name comes from the member list: he has written nothing yet.
     socket.push('userTyping', { channelId: 'c1', userId: BOB._id, email: BOB.email, isTyping: true });
-    expect(screen.getByText('Bob Builder is typing...')).toBeTruthy();
+    expect(await screen.findByText('Bob Builder is typing...')).toBeTruthy();
+    expect(api.calls.some((c) => c.path === '/api/workspaces/Apollo/members')).toBe(true);
     socket.push('userTyping', { channelId: 'c1', userId: CAROL._id, email: CAROL.email, isTyping: true });
     expect(screen.getByText('several are typing...')).toBeTruthy();
     socket.push('userTyping', { channelId: 'c1', userId: BOB._id, email: BOB.email, isTyping: false });

@@ -1,6 +1,7 @@
 import type { PublicUser } from '@cohort/shared/accounts';
 import type { ChannelMessage } from '@cohort/shared/chat';
 import type { Channel } from '@cohort/shared/workspaces';
+import { useQuery } from '@tanstack/react-query';
 import { Lock, Sparkles, Video } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -10,6 +11,7 @@ import { ChatLog, type ChatLogItem, ConnectionStatus } from '../../components/ui
 import type { OutboxEntry } from '../../lib/conversation-store.ts';
 import { connectionMessage } from '../../lib/socket.ts';
 import { useMe } from '../accounts/use-me.ts';
+import { membersQuery } from '../workspaces/workspaces.queries.ts';
 import { displayName } from './display-name.ts';
 import { markRead } from './read-marks.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
@@ -130,8 +132,14 @@ function ChannelConversation({
     if (newestSeq !== undefined) markRead(me._id, channel._id, newestSeq);
   }, [newestSeq, me._id, channel._id]);
 
-  // Typing names come from what the channel already shows; the e-mail is the fallback.
+  // `userTyping` carries an id and an e-mail only: the name comes from the workspace's member list
+  // (cached, the create-channel form reads it too) or from the typist's messages, else the e-mail.
+  const members = useQuery(membersQuery(workspaceName));
   const typingNames = chat.typingUsers.map((user) => {
+    const member = members.data?.find((m) => m._id === user.userId);
+    if (member) {
+      return displayName({ name: `${member.firstName} ${member.lastName}`, email: member.email });
+    }
     const known = state.messages.findLast((m) => m.sender._id === user.userId)?.sender;
     return displayName(known ?? { email: user.email });
   });
