@@ -36,7 +36,14 @@ export const routes: RouteObject[] = [
       { path: '/signup', element: <SignupPage /> },
       { path: '/canvas', element: <CanvasPage /> },
       { path: '/pricing', element: <PricingPage /> },
-      { path: '/task', element: <TaskboardPage /> },
+      {
+        path: '/task',
+        element: (
+          <RequireAuth>
+            <TaskboardPage />
+          </RequireAuth>
+        ),
+      },
       { path: '/video', element: <VideoPage /> },
       { path: '/videocall', element: <VideoMeetingPage /> },
       {
@@ -119,7 +126,14 @@ export const routes: RouteObject[] = [
       },
       { path: '/about', element: <ContactPage /> },
       { path: '/contact', element: <ContactPage /> },
-      { path: '/tasks/:taskId', element: <TaskPage /> },
+      {
+        path: '/tasks/:taskId',
+        element: (
+          <RequireAuth>
+            <TaskPage />
+          </RequireAuth>
+        ),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

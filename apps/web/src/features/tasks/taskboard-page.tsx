@@ -1,6 +1,207 @@
-import { ComingSoon } from '../../components/ui/coming-soon.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { Archive, Bell, Clock, HelpCircle, LayoutGrid, Search, Settings, Table2 } from 'lucide-react';
+import { useCallback, useId, useState } from 'react';
+import { inputClasses } from '../../components/ui/field.tsx';
+import { cn } from '../../lib/cn.ts';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useMe } from '../accounts/use-me.ts';
+import { BoardsSection } from './boards-section.tsx';
+import {
+  ArchivedSection,
+  HelpSection,
+  NotificationsSection,
+  SettingsSection,
+  TableSection,
+  type Theme,
+} from './sections.tsx';
+import { TaskCardModal } from './task-card.tsx';
+import { type RecentTask, readRecentTasks, rememberRecentTask, taskListsQuery } from './tasks.queries.ts';
+import { useLiveTasks } from './use-live-tasks.ts';
 
-// Placeholder until the tasks capability is built; its engineers replace this file.
+export type Section = 'default' | 'boards' | 'table' | 'notifications' | 'help' | 'archived' | 'settings';
+
+const NAV: Array<{ id: Section; label: string; Icon: typeof LayoutGrid }> = [
+  { id: 'boards', label: 'Boards', Icon: LayoutGrid },
+  { id: 'table', label: 'Table', Icon: Table2 },
+  { id: 'notifications', label: 'Notifications', Icon: Bell },
+  { id: 'help', label: 'Help', Icon: HelpCircle },
+  { id: 'archived', label: 'Archived', Icon: Archive },
+  { id: 'settings', label: 'Settings', Icon: Settings },
+];
+
+const themeKey = (email: string | undefined) => `taskboardTheme:${email ?? ''}`;
+
+function readTheme(email: string | undefined): Theme {
+  try {
+    return localStorage.getItem(themeKey(email)) === 'dark' ? 'dark' : 'light';
+  } catch {
+    return 'light';
+  }
+}
+
+interface TaskboardProps {
+  /** /tasks/:taskId opens the board with that card expanded. */
+  initialTaskId?: string;
+  /** Called when the card opened from the URL closes. */
+  onInitialTaskClosed?: () => void;
+}
+
+export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps) {
+  useLiveTasks();
+  const me = useMe();
+  const email = me.data?.email;
+  const [section, setSection] = useState<Section>(initialTaskId ? 'boards' : 'default');
+  const [search, setSearch] = useState('');
+  const [openTaskId, setOpenTaskId] = useState<string | null>(initialTaskId ?? null);
+  const [recent, setRecent] = useState<RecentTask[]>(readRecentTasks);
+  const [themeState, setThemeState] = useState<{ email: string | undefined; theme: Theme }>(() => ({
+    email,
+    theme: readTheme(email),
+  }));
+  // The stored theme is per user: re-read it once the signed-in user is known.
+  const theme = themeState.email === email ? themeState.theme : readTheme(email);
+  const lists = useQuery(taskListsQuery);
+  const searchId = useId();
+
+  function changeTheme(next: Theme) {
+    setThemeState({ email, theme: next });
+    try {
+      localStorage.setItem(themeKey(email), next);
+    } catch {
+      // The theme then lasts for this visit only.
+    }
+  }
+
+  const onLoaded = useCallback((task: RecentTask) => {
+    setRecent(rememberRecentTask(task));
+  }, []);
+
+  function closeCard() {
+    const wasInitial = openTaskId === initialTaskId;
+    setOpenTaskId(null);
+    if (wasInitial) onInitialTaskClosed?.();
+  }
+
+  function openSection(next: Section) {
+    setSection(next);
+  }
+
+  return (
+    <div
+      data-theme={theme}
+      data-testid="taskboard"
+      className={cn(
+        'flex min-h-[calc(100vh-4rem)] flex-col md:flex-row',
+        theme === 'dark' ? 'dark bg-slate-950 text-slate-100' : 'bg-slate-50 text-slate-900',
+      )}
+    >
+      <aside
+        aria-label="Taskboard"
+        className="w-full shrink-0 space-y-6 border-slate-200 p-4 md:w-60 md:border-r dark:border-slate-800"
+      >
+        <div className="relative">
+          <label htmlFor={searchId} className="sr-only">
+            Search tasks
+          </label>
+          <Search
+            aria-hidden="true"
+            className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-slate-500"
+          />
+          <input
+            id={searchId}
+            type="search"
+            placeholder="Search tasks..."
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className={cn(inputClasses, 'pl-8')}
+          />
+        </div>
+        <nav aria-label="Taskboard sections">
+          <ul className="space-y-1">
+            {NAV.map(({ id, label, Icon }) => (
+              <li key={id}>
+                <button
+                  type="button"
+                  aria-current={section === id ? 'page' : undefined}
+                  onClick={() => openSection(id)}
+                  className={cn(
+                    'flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium',
+                    section === id
+                      ? 'bg-indigo-600 text-white'
+                      : 'text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800',
+                  )}
+                >
+                  <Icon aria-hidden="true" className="size-4" />
+                  {label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <section aria-labelledby="recent-heading">
+          <h2
+            id="recent-heading"
+            className="flex items-center gap-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase"
+          >
+            <Clock aria-hidden="true" className="size-3.5" />
+            Recent
+          </h2>
+          {recent.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-500">No recent tasks</p>
+          ) : (
+            <ul className="mt-2 space-y-1">
+              {recent.map((r) => (
+                <li key={r.id}>
+                  <button
+                    type="button"
+                    className="w-full truncate rounded px-2 py-1 text-left text-sm hover:bg-slate-200 dark:hover:bg-slate-800"
+                    onClick={() => setOpenTaskId(r.id)}
+                  >
+                    {r.title}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </aside>
+
+      <div className="min-w-0 flex-1 p-4 md:p-6">
+        {section === 'default' && (
+          <div className="mx-auto max-w-xl py-16 text-center">
+            <h1 className="text-2xl font-bold tracking-tight">Welcome to your Taskboard</h1>
+            <p className="mt-2 text-slate-600 dark:text-slate-300">
+              Pick a section from the sidebar to get started.
+            </p>
+          </div>
+        )}
+        {section === 'boards' && (
+          <>
+            <h1 className="mb-4 text-2xl font-bold tracking-tight">Boards</h1>
+            <BoardsSection search={search} onOpenTask={setOpenTaskId} />
+          </>
+        )}
+        {section === 'table' && <TableSection search={search} onOpenTask={setOpenTaskId} />}
+        {section === 'notifications' && <NotificationsSection onOpenTask={setOpenTaskId} />}
+        {section === 'help' && <HelpSection />}
+        {section === 'archived' && <ArchivedSection />}
+        {section === 'settings' && <SettingsSection theme={theme} onThemeChange={changeTheme} />}
+      </div>
+
+      {openTaskId && (
+        <TaskCardModal
+          key={openTaskId}
+          taskId={openTaskId}
+          lists={lists.data ?? []}
+          onClose={closeCard}
+          onLoaded={onLoaded}
+        />
+      )}
+    </div>
+  );
+}
+
 export default function TaskboardPage() {
-  return <ComingSoon title="Taskboard" />;
+  useDocumentTitle('Taskboard');
+  return <Taskboard />;
 }

@@ -1,0 +1,265 @@
+import {
+  DEFAULT_TASK_PRIORITY,
+  TASK_MESSAGES,
+  TASK_PRIORITIES,
+  type TaskList,
+  type TaskPriority,
+} from '@cohort/shared/tasks';
+import { useQuery } from '@tanstack/react-query';
+import { Loader2, Plus } from 'lucide-react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { inputClasses, TextAreaField, TextField } from '../../components/ui/field.tsx';
+import { cn } from '../../lib/cn.ts';
+import { TaskCardSummary } from './task-card.tsx';
+import { taskListsQuery, tasksOfListQuery, useCreateTask, useCreateTaskList } from './tasks.queries.ts';
+
+interface BoardsSectionProps {
+  /** Only tasks whose title contains this (case-insensitive) are shown. */
+  search: string;
+  onOpenTask: (taskId: string) => void;
+}
+
+/** Boards: the user's lists side by side, reloaded each time the section becomes active. */
+export function BoardsSection({ search, onOpenTask }: BoardsSectionProps) {
+  const lists = useQuery({ ...taskListsQuery, refetchOnMount: 'always' });
+
+  if (lists.isPending) {
+    return (
+      <div role="status" className="flex items-center gap-2 py-12 text-slate-600">
+        <Loader2 aria-hidden="true" className="size-5 animate-spin" />
+        <span>Loading task lists...</span>
+      </div>
+    );
+  }
+  if (lists.isError) {
+    // The spec logs this one to the console only; the board still offers Add another list.
+    console.error('Failed to fetch task lists', lists.error);
+  }
+  const data = lists.data ?? [];
+
+  return (
+    <div className="flex items-start gap-4 overflow-x-auto pb-4">
+      {data.map((list) => (
+        <TaskListView key={list._id} list={list} search={search} onOpenTask={onOpenTask} />
+      ))}
+      <AddListForm />
+    </div>
+  );
+}
+
+/** "Add another list": an inline form; a blank name is refused without a request. */
+export function AddListForm() {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [error, setError] = useState('');
+  const create = useCreateTaskList();
+  const fieldId = useId();
+
+  function close() {
+    setOpen(false);
+    setName('');
+    setError('');
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const title = name.trim();
+    if (!title) {
+      setError(TASK_MESSAGES.listNameEmpty);
+      return;
+    }
+    create.mutate(title, {
+      onSuccess: close,
+      onError: (err) => {
+        console.error('Failed to add a new task list', err);
+        setError(err.message || 'Failed to add a new task list');
+      },
+    });
+  }
+
+  if (!open) {
+    return (
+      <Button variant="secondary" className="w-72 shrink-0 justify-start" onClick={() => setOpen(true)}>
+        <Plus aria-hidden="true" className="size-4" />
+        Add another list
+      </Button>
+    );
+  }
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Add another list"
+      className="w-72 shrink-0 space-y-2 rounded-xl border border-slate-200 bg-white p-3 shadow-sm dark:border-slate-600 dark:bg-slate-800"
+    >
+      <label htmlFor={fieldId} className="sr-only">
+        List name
+      </label>
+      <input
+        id={fieldId}
+        // biome-ignore lint/a11y/noAutofocus: the user just asked for this form; typing starts here.
+        autoFocus
+        placeholder="Enter list name..."
+        value={name}
+        onChange={(e) => {
+          setName(e.target.value);
+          setError('');
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${fieldId}-error` : undefined}
+        className={inputClasses}
+      />
+      {error && (
+        <p id={`${fieldId}-error`} role="alert" className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={create.isPending}>
+          Add List
+        </Button>
+        <Button variant="secondary" size="sm" onClick={close}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** One list: its name, its tasks as cards, and the Add Task form. */
+export function TaskListView({
+  list,
+  search,
+  onOpenTask,
+}: {
+  list: TaskList;
+  search: string;
+  onOpenTask: (taskId: string) => void;
+}) {
+  const tasks = useQuery(tasksOfListQuery(list._id));
+  const [adding, setAdding] = useState(false);
+  const headingId = useId();
+  const needle = search.trim().toLowerCase();
+  const shown = (tasks.data ?? []).filter((t) => !needle || t.title.toLowerCase().includes(needle));
+
+  let content: ReactNode;
+  if (tasks.isPending) content = <p className="text-sm text-slate-600">Loading tasks...</p>;
+  else if (tasks.isError)
+    content = (
+      <p role="alert" className="text-sm text-red-700">
+        Failed to fetch tasks
+      </p>
+    );
+  else if (shown.length === 0) content = <p className="text-sm text-slate-600">No tasks available</p>;
+  else
+    content = (
+      <ul className="space-y-2">
+        {shown.map((task) => (
+          <li key={task._id}>
+            <TaskCardSummary task={task} onOpen={() => onOpenTask(task._id)} />
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="w-72 shrink-0 rounded-xl border border-slate-200 bg-slate-100 p-3 dark:border-slate-700 dark:bg-slate-900"
+    >
+      <h2 id={headingId} className="mb-3 font-semibold break-words text-slate-900 dark:text-slate-100">
+        {list.name}
+      </h2>
+      {content}
+      <div className="mt-3">
+        {adding ? (
+          <AddTaskForm taskListId={list._id} onDone={() => setAdding(false)} />
+        ) : (
+          <Button variant="ghost" size="sm" className="w-full justify-start" onClick={() => setAdding(true)}>
+            <Plus aria-hidden="true" className="size-4" />
+            Add Task
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function AddTaskForm({ taskListId, onDone }: { taskListId: string; onDone: () => void }) {
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [priority, setPriority] = useState<TaskPriority>(DEFAULT_TASK_PRIORITY);
+  const [error, setError] = useState('');
+  const [titleError, setTitleError] = useState('');
+  const create = useCreateTask();
+  const priorityId = useId();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!title.trim()) {
+      setTitleError(TASK_MESSAGES.titleRequired);
+      return;
+    }
+    setError('');
+    create.mutate(
+      { title: title.trim(), description, priority, taskListId },
+      { onSuccess: onDone, onError: () => setError('Failed to add task') },
+    );
+  }
+
+  return (
+    <form
+      onSubmit={submit}
+      aria-label="Add Task"
+      noValidate
+      className="space-y-3 rounded-lg bg-white p-3 dark:bg-slate-800"
+    >
+      <TextField
+        label="Title"
+        required
+        value={title}
+        error={titleError}
+        onChange={(e) => {
+          setTitle(e.target.value);
+          setTitleError('');
+        }}
+      />
+      <TextAreaField
+        label="Description"
+        value={description}
+        className="min-h-20"
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <div className="space-y-1.5">
+        <label htmlFor={priorityId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+          Priority
+        </label>
+        <select
+          id={priorityId}
+          value={priority}
+          onChange={(e) => setPriority(e.target.value as TaskPriority)}
+          className={cn(inputClasses)}
+        >
+          {TASK_PRIORITIES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error && (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={create.isPending}>
+          Add Task
+        </Button>
+        <Button variant="secondary" size="sm" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
