@@ -187,7 +187,9 @@ test.describe('channel chat', () => {
 });
 
 test.describe('direct chat', () => {
-  test('two users chat one-to-one on /chat, and the pair and history survive a reload', async ({ browser }) => {
+  test('two users chat one-to-one on /chat, and the pair and history survive a reload', async ({
+    browser,
+  }) => {
     const ada = await person(browser, 'Ada', 'Lovelace');
     const bob = await person(browser, 'Bob', 'Builder');
     // Direct messages need a shared workspace.
