@@ -2,7 +2,7 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../http/errors.ts';
 import { type Caller, type ChannelAccess, loadChannelForUser } from '../workspaces/workspaces.access.ts';
-import { roleCan } from '../workspaces/workspaces.policy.ts';
+import { roleCan, WORKSPACE_PERMISSIONS } from '../workspaces/workspaces.policy.ts';
 
 /**
  * Reading a channel's messages is reading the channel (404 otherwise, private channels included,
@@ -20,4 +20,44 @@ export function loadChannelForChat(
 
 export function authorizePost(access: ChannelAccess): void {
   if (!roleCan(access.role, 'chat')) throw forbidden(CHAT_MESSAGES.notAllowed);
+}
+
+/** The roles that may chat, for the guard the insert statement re-checks (chat.service.ts). */
+export const CHAT_ROLES: readonly string[] = WORKSPACE_PERMISSIONS.chat;
+
+/**
+ * Sends after the first go straight to the guarded insert: the channel a socket resolved (on join or
+ * on its first send) is remembered for a while, keyed by what the client names it with. The insert
+ * re-checks access itself, so a stale entry can never let a message through; it only saves the
+ * lookups (three round trips become one).
+ */
+export class ResolvedChannels {
+  private readonly entries = new Map<string, { channelId: string; workspaceId: string; at: number }>();
+  constructor(
+    private readonly ttlMs = 30_000,
+    private readonly max = 100,
+  ) {}
+
+  private key = (workspaceName: string, channelId: string) => `${workspaceName}\u0000${channelId}`;
+
+  get(workspaceName: string, channelId: string) {
+    const key = this.key(workspaceName, channelId);
+    const entry = this.entries.get(key);
+    if (entry && Date.now() - entry.at < this.ttlMs) return entry;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  remember(workspaceName: string, channelId: string, access: ChannelAccess) {
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(this.key(workspaceName, channelId), {
+      channelId: access.channel.id,
+      workspaceId: access.workspace.id,
+      at: Date.now(),
+    });
+  }
+
+  forget(workspaceName: string, channelId: string) {
+    this.entries.delete(this.key(workspaceName, channelId));
+  }
 }

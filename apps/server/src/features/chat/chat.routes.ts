@@ -1,4 +1,5 @@
 import {
+  CHAT_MESSAGES,
   channelHistoryQuery,
   channelMessage,
   channelMessageList,
@@ -8,8 +9,9 @@ import { apiError } from '@cohort/shared/errors';
 import { channelParams } from '@cohort/shared/workspaces';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { notFound } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { authorizePost, loadChannelForChat } from './chat.policy.ts';
+import { authorizePost, CHAT_ROLES, loadChannelForChat } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
 import { listChannelMessages, postChannelMessage } from './chat.service.ts';
 import type { ChatRealtime } from './chat.socket.ts';
@@ -65,7 +67,11 @@ export const chatRoutes =
         const { workspaceName, channelId } = request.params;
         const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
         authorizePost(access);
-        const { message, created } = await postChannelMessage(ctx, user, access.channel.id, request.body);
+        const target = { channelId: access.channel.id, workspaceId: access.workspace.id };
+        const stored = await postChannelMessage(ctx, user, target, request.body, CHAT_ROLES);
+        // Access went away between the lookup and the insert.
+        if (!stored) throw notFound(CHAT_MESSAGES.channelNotFound);
+        const { message, created } = stored;
         const presented = presentChannelMessage(message);
         if (created) realtime.announce(user.id, presented);
         // A resend of a stored clientId is answered like the first time, but as "already there".

@@ -1,9 +1,9 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { channelMessages, channels, users } from '../../db/schema.ts';
+import { channelMembers, channelMessages, channels, users, workspaceMembers } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest } from '../../http/errors.ts';
 
 /** A stored channel message with its sender, as the presenter needs it. */
 export interface StoredChannelMessage {
@@ -32,23 +32,49 @@ interface InsertedRow {
 /** `execute` answers `{rows}` on both drivers; bigint comes back as a string from pg. */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
+/** Where a message goes, as resolved (and authorized) by `loadChannelForUser`. */
+export interface ChannelTarget {
+  channelId: string;
+  workspaceId: string;
+}
+
 /**
- * Stores a message and assigns its seq in ONE statement: the UPDATE bumps channels.last_seq (its
- * row lock orders concurrent senders) and the INSERT uses the new value. A statement is atomic, so
+ * Stores a message and assigns its seq in ONE statement, which also re-checks the sender's access:
+ * the UPDATE bumps channels.last_seq only while the sender is a member of the channel's workspace
+ * with a role in `chatRoles`, and listed in it when it is private (its row lock orders concurrent
+ * senders), and the INSERT uses the new value. So a send is authorized atomically with its commit,
+ * even when the caller's earlier resolution of the channel is a little old. A statement is atomic:
  * when the INSERT fails — the (sender, clientId) pair already exists — the bump is undone too and
- * seq stays gapless. Such a resend answers the original message with `created: false`.
+ * seq stays gapless; such a resend answers the original message with `created: false`.
+ *
+ * Answers null when the guard refused (access gone, or the channel deleted).
  */
 export async function postChannelMessage(
   ctx: AppContext,
   sender: Sender,
-  channelId: string,
+  target: ChannelTarget,
   input: { clientId: string; content: string },
-): Promise<{ message: StoredChannelMessage; created: boolean }> {
+  chatRoles: readonly string[],
+): Promise<{ message: StoredChannelMessage; created: boolean } | null> {
   const now = ctx.now();
+  const { channelId, workspaceId } = target;
   try {
     const result = await ctx.db.execute(sql`
       with bumped as (
-        update ${channels} set last_seq = last_seq + 1 where id = ${channelId}::uuid returning last_seq
+        update ${channels} c set last_seq = c.last_seq + 1
+        where c.id = ${channelId}::uuid and c.workspace_id = ${workspaceId}::uuid
+          and exists (
+            select 1 from ${workspaceMembers} m
+            where m.workspace_id = c.workspace_id and m.user_id = ${sender.id}::uuid
+              and m.role in (${sql.join(
+                chatRoles.map((r) => sql`${r}`),
+                sql`, `,
+              )})
+          )
+          and (not c.is_private or exists (
+            select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${sender.id}::uuid
+          ))
+        returning c.last_seq
       )
       insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at)
       select ${channelId}::uuid, bumped.last_seq, ${sender.id}::uuid, ${input.content},
@@ -56,8 +82,7 @@ export async function postChannelMessage(
       from bumped
       returning id, seq, created_at`);
     const [row] = rowsOf<InsertedRow>(result);
-    // No channel row to bump: it was deleted since the caller was authorized.
-    if (!row) throw notFound(CHAT_MESSAGES.channelNotFound);
+    if (!row) return null;
     return {
       created: true,
       message: {

@@ -22,9 +22,9 @@ import {
   userRoom,
 } from '../../realtime/socket-server.ts';
 import { membershipEvents } from '../workspaces/workspaces.events.ts';
-import { authorizePost, loadChannelForChat } from './chat.policy.ts';
+import { authorizePost, CHAT_ROLES, loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
-import { postChannelMessage, workspaceChannelIds } from './chat.service.ts';
+import { type ChannelTarget, postChannelMessage, workspaceChannelIds } from './chat.service.ts';
 
 const CHANNEL_PREFIX = 'channel:';
 
@@ -114,14 +114,17 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
     const limiter = new SendLimiter(options);
+    const resolved = new ResolvedChannels();
 
     socket.on(CHAT_EVENTS.joinChannel, async (payload: unknown, ack: unknown) => {
       const reply = ackOf(ack);
       const parsed = joinChannelPayload.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, message: CHAT_MESSAGES.channelNotFound });
       try {
-        const access = await loadChannelForChat(ctx, user, parsed.data.workspaceName, parsed.data.channelId);
+        const { workspaceName, channelId } = parsed.data;
+        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
         if (socket.disconnected) return;
+        resolved.remember(workspaceName, channelId, access);
         socket.join(channelRoom(access.channel.id));
         reply({ ok: true });
       } catch (err) {
@@ -152,12 +155,21 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
       if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
       const { workspaceName, channelId, clientId, message } = parsed.data;
       try {
-        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
-        authorizePost(access);
-        const stored = await postChannelMessage(ctx, user, access.channel.id, {
-          clientId,
-          content: message.content,
-        });
+        let target: ChannelTarget | undefined = resolved.get(workspaceName, channelId);
+        if (!target) {
+          const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
+          authorizePost(access);
+          resolved.remember(workspaceName, channelId, access);
+          target = { channelId: access.channel.id, workspaceId: access.workspace.id };
+        }
+        const input = { clientId, content: message.content };
+        const stored = await postChannelMessage(ctx, user, target, input, CHAT_ROLES);
+        if (!stored) {
+          // The insert's own access check refused: find out why, for the right answer.
+          resolved.forget(workspaceName, channelId);
+          authorizePost(await loadChannelForChat(ctx, user, workspaceName, channelId));
+          return reply({ ok: false, message: CHAT_MESSAGES.channelNotFound });
+        }
         const presented = presentChannelMessage(stored.message);
         reply({ ok: true, message: presented });
         if (stored.created) announce(user.id, presented);

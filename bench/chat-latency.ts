@@ -1,0 +1,433 @@
+// Channel chat send→deliver latency on one node: CLIENTS sockets across CHANNELS channels (10 per
+// channel at the defaults), RATE messages/s in total for DURATION seconds, then a short saturation
+// phase; server CPU and RSS per idle connection read from /proc; and the same topology through a
+// raw `ws` fan-out server as the floor of this machine.
+//
+//   node --import tsx bench/chat-latency.ts
+//   CLIENTS=200 CHANNELS=20 RATE=100 DURATION=10 node --import tsx bench/chat-latency.ts
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/chat-latency.ts
+//     (a fresh database is created on that server and dropped afterwards)
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { io as connect, type Socket } from 'socket.io-client';
+import { WebSocket } from 'ws';
+import { repoRoot, report } from './lib.ts';
+
+const CLIENTS = Number(process.env.CLIENTS ?? 1000);
+const CHANNELS = Number(process.env.CHANNELS ?? 100);
+const RATE = Number(process.env.RATE ?? 200);
+const DURATION = Number(process.env.DURATION ?? 20);
+const SATURATION = Number(process.env.SATURATION ?? 5);
+const USERS = Number(process.env.USERS ?? Math.max(1, Math.ceil(CLIENTS / 10)));
+const DATABASE_URL = process.env.DATABASE_URL;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime
+}
+
+function rssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+}
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function summary(latencies: number[]) {
+  const s = [...latencies].sort((a, b) => a - b);
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { p50_ms: r(percentile(s, 50)), p95_ms: r(percentile(s, 95)), p99_ms: r(percentile(s, 99)), max_ms: r(s.at(-1) ?? 0) };
+}
+
+async function waitReady(url: string, child: ChildProcess) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error('server exited early');
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {}
+    await sleep(100);
+  }
+  throw new Error('server did not become ready');
+}
+
+async function call<T>(url: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time. */
+async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T, i);
+      }
+    }),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The Cohort server
+
+interface Measured {
+  sent: number;
+  deliveries: number;
+  latencies: number[];
+  ackLatencies: number[];
+  errors: number;
+  seconds: number;
+  cpuPct: number;
+}
+
+async function benchCohort() {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cohort-bench-chat-'));
+  let dropDb = async () => {};
+  const env: Record<string, string> = { DATA_DIR: dataDir };
+  if (DATABASE_URL) {
+    const name = `cohort_bench_${randomUUID().replaceAll('-', '')}`;
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const dbUrl = new URL(DATABASE_URL);
+    dbUrl.pathname = `/${name}`;
+    env.DATABASE_URL = dbUrl.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  // PROFILE=<dir> writes a V8 CPU profile of the server there.
+  const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const sockets: Socket[] = [];
+  try {
+    await waitReady(url, child);
+    const pid = child.pid ?? 0;
+
+    // Accounts (argon2 makes signup slow: USERS accounts, several sockets — tabs — each).
+    console.log(`creating ${USERS} users, a workspace and ${CHANNELS} channels…`);
+    const run = randomUUID().slice(0, 8);
+    const users = await pool(
+      Array.from({ length: USERS }, (_, i) => i),
+      4,
+      async (i) => {
+        const email = `bench-${run}-${i}@example.com`;
+        const password = 'correct horse battery';
+        await call(url, 'POST', '/api/signup', undefined, { firstName: 'Bench', lastName: `${i}`, email, password });
+        const { token } = await call<{ token: string }>(url, 'POST', '/api/login', undefined, { email, password });
+        return { email, token };
+      },
+    );
+    const [owner, ...others] = users;
+    if (!owner) throw new Error('no users');
+    const workspaceName = `bench-${run}`;
+    await call(url, 'POST', '/api/workspaces', owner.token, {
+      name: workspaceName,
+      description: 'chat latency benchmark',
+      members: others.slice(0, 199).map((u) => ({ email: u.email, role: 'viewer' })),
+    });
+    for (const u of others.slice(199)) {
+      await call(url, 'POST', `/api/workspaces/${workspaceName}/members`, owner.token, { email: u.email, role: 'viewer' });
+    }
+    const channelIds = await pool(
+      Array.from({ length: CHANNELS }, (_, i) => i),
+      4,
+      async (i) =>
+        (
+          await call<{ _id: string }>(url, 'POST', `/api/workspaces/${workspaceName}/channels`, owner.token, {
+            name: `room-${i}`,
+            description: 'bench',
+          })
+        )._id,
+    );
+
+    await sleep(1000);
+    const rssBefore = rssKiB(pid);
+    console.log(`connecting ${CLIENTS} sockets…`);
+    const channelOf: string[] = [];
+    await pool(
+      Array.from({ length: CLIENTS }, (_, i) => i),
+      50,
+      async (i) => {
+        const user = users[i % users.length] ?? owner;
+        const socket = connect(`${url}/chat`, {
+          transports: ['websocket'],
+          forceNew: true,
+          reconnection: false,
+          auth: { token: user.token },
+        });
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        const channelId = channelIds[i % CHANNELS] ?? '';
+        const ack = await socket.timeout(10_000).emitWithAck('joinChannel', { channelId, workspaceName });
+        if (!ack.ok) throw new Error(`join refused: ${JSON.stringify(ack)}`);
+        sockets[i] = socket;
+        channelOf[i] = channelId;
+      },
+    );
+    await sleep(2000);
+    const rssAfter = rssKiB(pid);
+    const rssPerConnKiB = (rssAfter - rssBefore) / CLIENTS;
+
+    const latencies: number[] = [];
+    let deliveries = 0;
+    for (const s of sockets) {
+      s.on('newMessage', (m: { content: string }) => {
+        const sentAt = Number(m.content.slice(m.content.indexOf(':') + 1));
+        latencies.push(performance.now() - sentAt);
+        deliveries++;
+      });
+    }
+
+    const sendOne = async (i: number, stats: { ack: number[]; errors: number; sent: number }) => {
+      const socket = sockets[i];
+      if (!socket) return;
+      const sentAt = performance.now();
+      stats.sent++;
+      try {
+        const ack = await socket.timeout(10_000).emitWithAck('sendMessage', {
+          channelId: channelOf[i],
+          workspaceName,
+          clientId: randomUUID(),
+          message: { content: `t:${sentAt}` },
+        });
+        if (ack.ok) stats.ack.push(performance.now() - sentAt);
+        else stats.errors++;
+      } catch {
+        stats.errors++;
+      }
+    };
+
+    // Phase 1: a steady RATE, senders spread round-robin over the sockets.
+    console.log(`steady phase: ${RATE} msg/s for ${DURATION} s…`);
+    const steady = { ack: [] as number[], errors: 0, sent: 0 };
+    const cpu0 = cpuSeconds(pid);
+    const start = performance.now();
+    let scheduled = 0;
+    let cursor = 0;
+    const inflight: Promise<void>[] = [];
+    while (performance.now() - start < DURATION * 1000) {
+      const due = Math.floor(((performance.now() - start) / 1000) * RATE);
+      while (scheduled < due) {
+        inflight.push(sendOne(cursor, steady));
+        cursor = (cursor + 7) % CLIENTS; // a stride, so consecutive senders are in different channels
+        scheduled++;
+      }
+      await sleep(2);
+    }
+    await Promise.all(inflight);
+    await sleep(500);
+    const steadySeconds = (performance.now() - start) / 1000;
+    const steadyResult: Measured = {
+      sent: steady.sent,
+      deliveries,
+      latencies: [...latencies],
+      ackLatencies: steady.ack,
+      errors: steady.errors,
+      seconds: DURATION,
+      cpuPct: ((cpuSeconds(pid) - cpu0) / steadySeconds) * 100,
+    };
+
+    // Phase 2: saturation. Every socket sends in a closed loop, at most one in flight, no faster
+    // than the flood guard allows (20 per 5 s per socket).
+    let saturationResult: Measured | null = null;
+    if (SATURATION > 0) {
+      console.log(`saturation phase: ${SATURATION} s…`);
+      latencies.length = 0;
+      deliveries = 0;
+      const sat = { ack: [] as number[], errors: 0, sent: 0 };
+      const cpu1 = cpuSeconds(pid);
+      const t0 = performance.now();
+      const end = t0 + SATURATION * 1000;
+      await Promise.all(
+        sockets.map(async (_, i) => {
+          await sleep(Math.random() * 250);
+          while (performance.now() < end) {
+            const began = performance.now();
+            await sendOne(i, sat);
+            const wait = 260 - (performance.now() - began);
+            if (wait > 0) await sleep(wait);
+          }
+        }),
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      await sleep(500);
+      saturationResult = {
+        sent: sat.sent,
+        deliveries,
+        latencies: [...latencies],
+        ackLatencies: sat.ack,
+        errors: sat.errors,
+        seconds,
+        cpuPct: ((cpuSeconds(pid) - cpu1) / seconds) * 100,
+      };
+    }
+    return { steady: steadyResult, saturation: saturationResult, rssPerConnKiB, rssBefore, rssAfter };
+  } finally {
+    for (const s of sockets) s?.close();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+    await dropDb();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The floor: a raw `ws` server fanning each message out to its room, no database, no Socket.IO.
+
+const FLOOR_SERVER = `
+const { WebSocketServer } = require('ws');
+const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+const rooms = new Map();
+wss.on('listening', () => process.send(wss.address().port));
+wss.on('connection', (ws, req) => {
+  const room = new URL(req.url, 'http://x').searchParams.get('room');
+  if (!rooms.has(room)) rooms.set(room, new Set());
+  rooms.get(room).add(ws);
+  ws.on('message', (data) => {
+    const text = data.toString();
+    for (const peer of rooms.get(room)) peer.send(text);
+  });
+  ws.on('close', () => rooms.get(room).delete(ws));
+});
+`;
+
+async function benchFloor(): Promise<{ result: Measured; rssPerConnKiB: number }> {
+  const child = spawn(process.execPath, ['-e', FLOOR_SERVER], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve) => child.once('message', (p) => resolve(Number(p))));
+  const pid = child.pid ?? 0;
+  const sockets: WebSocket[] = [];
+  try {
+    await sleep(500);
+    const rssBefore = rssKiB(pid);
+    await pool(
+      Array.from({ length: CLIENTS }, (_, i) => i),
+      50,
+      async (i) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/?room=${i % CHANNELS}`);
+        await new Promise((resolve, reject) => {
+          ws.once('open', resolve);
+          ws.once('error', reject);
+        });
+        sockets[i] = ws;
+      },
+    );
+    await sleep(2000);
+    const rssPerConnKiB = (rssKiB(pid) - rssBefore) / CLIENTS;
+    const latencies: number[] = [];
+    for (const ws of sockets) {
+      ws.on('message', (data) => {
+        const m = JSON.parse(data.toString()) as { t: number };
+        latencies.push(performance.now() - m.t);
+      });
+    }
+    const cpu0 = cpuSeconds(pid);
+    const start = performance.now();
+    let scheduled = 0;
+    let cursor = 0;
+    while (performance.now() - start < DURATION * 1000) {
+      const due = Math.floor(((performance.now() - start) / 1000) * RATE);
+      while (scheduled < due) {
+        sockets[cursor]?.send(JSON.stringify({ t: performance.now(), content: 'x'.repeat(40) }));
+        cursor = (cursor + 7) % CLIENTS;
+        scheduled++;
+      }
+      await sleep(2);
+    }
+    await sleep(500);
+    const seconds = (performance.now() - start) / 1000;
+    return {
+      result: {
+        sent: scheduled,
+        deliveries: latencies.length,
+        latencies,
+        ackLatencies: [],
+        errors: 0,
+        seconds: DURATION,
+        cpuPct: ((cpuSeconds(pid) - cpu0) / seconds) * 100,
+      },
+      rssPerConnKiB,
+    };
+  } finally {
+    for (const ws of sockets) ws?.close();
+    child.kill('SIGTERM');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const db = DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+console.log(`chat-latency: ${CLIENTS} clients (${USERS} users), ${CHANNELS} channels, ${RATE} msg/s, ${DURATION} s, ${db}`);
+const cohort = await benchCohort();
+const floor = await benchFloor();
+
+const row = (name: string, m: Measured, rssPerConnKiB: number | null) => ({
+  case: name,
+  clients: CLIENTS,
+  channels: CHANNELS,
+  sent: m.sent,
+  errors: m.errors,
+  deliveries: m.deliveries,
+  deliveries_per_s: Math.round(m.deliveries / m.seconds),
+  ...summary(m.latencies),
+  ack_p50_ms: summary(m.ackLatencies).p50_ms,
+  ack_p99_ms: summary(m.ackLatencies).p99_ms,
+  server_cpu_pct: Math.round(m.cpuPct),
+  rss_per_conn_kib: rssPerConnKiB === null ? '' : Math.round(rssPerConnKiB * 10) / 10,
+});
+
+const rows = [
+  row(`cohort ${db}, steady ${RATE} msg/s`, cohort.steady, cohort.rssPerConnKiB),
+  ...(cohort.saturation ? [row(`cohort ${db}, saturation`, cohort.saturation, null)] : []),
+  row(`raw ws fan-out floor, ${RATE} msg/s`, floor.result, floor.rssPerConnKiB),
+];
+report('chat-latency', rows);
+process.exit(0);
