@@ -122,7 +122,7 @@ export function TaskCardModal({ taskId, lists, onClose, onLoaded }: TaskCardModa
   }
 
   return (
-    <Dialog onClose={onClose} title={task?.title ?? 'Task'} className="max-w-3xl">
+    <Dialog onClose={onClose} title={task?.title ?? 'Task'} className="md:max-w-3xl">
       {body}
     </Dialog>
   );
@@ -236,7 +236,7 @@ function TaskCardBody({
         {panel && (
           <section
             id={`task-panel-${panel}`}
-            aria-label={PANELS.find((p) => p.id === panel)?.label}
+            aria-label={`${PANELS.find((p) => p.id === panel)?.label} panel`}
             className="rounded-lg border border-slate-200 bg-slate-50 p-3"
           >
             {panel === 'labels' && <LabelsPanel task={task} />}
@@ -353,7 +353,12 @@ function DescriptionEditor({ task }: { task: TaskDetail }) {
 }
 
 export function ChecklistView({ task }: { task: Task }) {
-  const { done, total, percent } = checklistProgress(task.checklist);
+  // A tick shows at once; the server's answer then replaces it.
+  const [ticking, setTicking] = useState<Record<string, boolean>>({});
+  const items = task.checklist.map((item) =>
+    item._id in ticking ? { ...item, status: ticking[item._id] ?? item.status } : item,
+  );
+  const { done, total, percent } = checklistProgress(items);
   const toggle = useTaskMutation(task._id, (item: { id: string; status: boolean }) =>
     taskApi.setChecklistItem(task._id, item.id, item.status),
   );
@@ -383,19 +388,24 @@ export function ChecklistView({ task }: { task: Task }) {
         </div>
       </div>
       <ul className="mt-3 space-y-1">
-        {task.checklist.map((item) => (
+        {items.map((item) => (
           <li key={item._id} className="flex items-center gap-2 text-sm">
             <input
               id={`check-${item._id}`}
               type="checkbox"
               checked={item.status}
               className="size-4 accent-indigo-600"
-              onChange={(e) =>
+              onChange={(e) => {
+                const status = e.target.checked;
+                setTicking((t) => ({ ...t, [item._id]: status }));
                 toggle.mutate(
-                  { id: item._id, status: e.target.checked },
-                  { onError: (err) => toast.error(`Failed to update checklist: ${errorText(err)}`) },
-                )
-              }
+                  { id: item._id, status },
+                  {
+                    onError: (err) => toast.error(`Failed to update checklist: ${errorText(err)}`),
+                    onSettled: () => setTicking(({ [item._id]: _settled, ...rest }) => rest),
+                  },
+                );
+              }}
             />
             <label htmlFor={`check-${item._id}`} className={cn('flex-1', item.status && 'line-through')}>
               {item.title}

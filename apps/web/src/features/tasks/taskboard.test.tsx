@@ -131,13 +131,13 @@ describe('Task card', () => {
 
     fireEvent.click(move);
     // The move panel lists the other lists only.
-    const panel = screen.getByRole('region', { name: 'Move' });
+    const panel = screen.getByRole('region', { name: 'Move panel' });
     expect(within(panel).getByRole('button', { name: 'Done' })).toBeTruthy();
     expect(within(panel).queryByRole('button', { name: 'To do' })).toBeNull();
 
     fireEvent.click(move);
     expect(move.getAttribute('aria-expanded')).toBe('false');
-    expect(screen.queryByRole('region', { name: 'Move' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Move panel' })).toBeNull();
   });
 
   it('does not send a blank comment; Cancel restores the description', async () => {
