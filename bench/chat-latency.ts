@@ -11,7 +11,7 @@ import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -58,7 +58,12 @@ function percentile(sorted: number[], p: number) {
 function summary(latencies: number[]) {
   const s = [...latencies].sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 10) / 10;
-  return { p50_ms: r(percentile(s, 50)), p95_ms: r(percentile(s, 95)), p99_ms: r(percentile(s, 99)), max_ms: r(s.at(-1) ?? 0) };
+  return {
+    p50_ms: r(percentile(s, 50)),
+    p95_ms: r(percentile(s, 95)),
+    p99_ms: r(percentile(s, 99)),
+    max_ms: r(s.at(-1) ?? 0),
+  };
 }
 
 async function waitReady(url: string, child: ChildProcess) {
@@ -72,7 +77,13 @@ async function waitReady(url: string, child: ChildProcess) {
   throw new Error('server did not become ready');
 }
 
-async function call<T>(url: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
+async function call<T>(
+  url: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<T> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: {
@@ -111,7 +122,14 @@ interface Measured {
   errors: number;
   seconds: number;
   cpuPct: number;
+  /** CPU of this process (the clients), to tell a saturated load generator from a slow server. */
+  clientCpuPct: number;
 }
+
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
 async function benchCohort() {
   const port = await freePort();
@@ -156,8 +174,16 @@ async function benchCohort() {
       async (i) => {
         const email = `bench-${run}-${i}@example.com`;
         const password = 'correct horse battery';
-        await call(url, 'POST', '/api/signup', undefined, { firstName: 'Bench', lastName: `${i}`, email, password });
-        const { token } = await call<{ token: string }>(url, 'POST', '/api/login', undefined, { email, password });
+        await call(url, 'POST', '/api/signup', undefined, {
+          firstName: 'Bench',
+          lastName: `${i}`,
+          email,
+          password,
+        });
+        const { token } = await call<{ token: string }>(url, 'POST', '/api/login', undefined, {
+          email,
+          password,
+        });
         return { email, token };
       },
     );
@@ -170,7 +196,10 @@ async function benchCohort() {
       members: others.slice(0, 199).map((u) => ({ email: u.email, role: 'viewer' })),
     });
     for (const u of others.slice(199)) {
-      await call(url, 'POST', `/api/workspaces/${workspaceName}/members`, owner.token, { email: u.email, role: 'viewer' });
+      await call(url, 'POST', `/api/workspaces/${workspaceName}/members`, owner.token, {
+        email: u.email,
+        role: 'viewer',
+      });
     }
     const channelIds = await pool(
       Array.from({ length: CHANNELS }, (_, i) => i),
@@ -247,6 +276,7 @@ async function benchCohort() {
     console.log(`steady phase: ${RATE} msg/s for ${DURATION} s…`);
     const steady = { ack: [] as number[], errors: 0, sent: 0 };
     const cpu0 = cpuSeconds(pid);
+    const own0 = ownCpu();
     const start = performance.now();
     let scheduled = 0;
     let cursor = 0;
@@ -271,6 +301,7 @@ async function benchCohort() {
       errors: steady.errors,
       seconds: DURATION,
       cpuPct: ((cpuSeconds(pid) - cpu0) / steadySeconds) * 100,
+      clientCpuPct: ((ownCpu() - own0) / steadySeconds) * 100,
     };
 
     // Phase 2: saturation. Every socket sends in a closed loop, at most one in flight, no faster
@@ -282,6 +313,7 @@ async function benchCohort() {
       deliveries = 0;
       const sat = { ack: [] as number[], errors: 0, sent: 0 };
       const cpu1 = cpuSeconds(pid);
+      const own1 = ownCpu();
       const t0 = performance.now();
       const end = t0 + SATURATION * 1000;
       await Promise.all(
@@ -305,6 +337,7 @@ async function benchCohort() {
         errors: sat.errors,
         seconds,
         cpuPct: ((cpuSeconds(pid) - cpu1) / seconds) * 100,
+        clientCpuPct: ((ownCpu() - own1) / seconds) * 100,
       };
     }
     return { steady: steadyResult, saturation: saturationResult, rssPerConnKiB, rssBefore, rssAfter };
@@ -370,6 +403,7 @@ async function benchFloor(): Promise<{ result: Measured; rssPerConnKiB: number }
       });
     }
     const cpu0 = cpuSeconds(pid);
+    const own0 = ownCpu();
     const start = performance.now();
     let scheduled = 0;
     let cursor = 0;
@@ -393,6 +427,7 @@ async function benchFloor(): Promise<{ result: Measured; rssPerConnKiB: number }
         errors: 0,
         seconds: DURATION,
         cpuPct: ((cpuSeconds(pid) - cpu0) / seconds) * 100,
+        clientCpuPct: ((ownCpu() - own0) / seconds) * 100,
       },
       rssPerConnKiB,
     };
@@ -405,7 +440,9 @@ async function benchFloor(): Promise<{ result: Measured; rssPerConnKiB: number }
 // ---------------------------------------------------------------------------------------------------
 
 const db = DATABASE_URL ? 'PostgreSQL' : 'PGlite';
-console.log(`chat-latency: ${CLIENTS} clients (${USERS} users), ${CHANNELS} channels, ${RATE} msg/s, ${DURATION} s, ${db}`);
+console.log(
+  `chat-latency: ${CLIENTS} clients (${USERS} users), ${CHANNELS} channels, ${RATE} msg/s, ${DURATION} s, ${db}`,
+);
 const cohort = await benchCohort();
 const floor = await benchFloor();
 
@@ -421,6 +458,7 @@ const row = (name: string, m: Measured, rssPerConnKiB: number | null) => ({
   ack_p50_ms: summary(m.ackLatencies).p50_ms,
   ack_p99_ms: summary(m.ackLatencies).p99_ms,
   server_cpu_pct: Math.round(m.cpuPct),
+  client_cpu_pct: Math.round(m.clientCpuPct),
   rss_per_conn_kib: rssPerConnKiB === null ? '' : Math.round(rssPerConnKiB * 10) / 10,
 });
 
@@ -430,4 +468,9 @@ const rows = [
   row(`raw ws fan-out floor, ${RATE} msg/s`, floor.result, floor.rssPerConnKiB),
 ];
 report('chat-latency', rows);
+console.log(
+  `load average during the run: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${cpus().length} CPUs`,
+);
 process.exit(0);
