@@ -8,7 +8,7 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 if [ ! -d node_modules ]; then
   step "Installing npm packages"
-  npm ci
+  npm ci || npm install # see .ci/run for why the fallback
 fi
 
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
