@@ -136,6 +136,44 @@ describe.skipIf(skipReason !== null)('chat on two nodes (Redis streams adapter, 
     }
   }, 30_000);
 
+  it('revokes across nodes: a removal on A empties rooms on B, a logout on A disconnects on B', async () => {
+    const [owner] = users as [HttpUser];
+    const member = await signUp(nodeA.url, uniqueEmail('removed'));
+    const other = await createTeam(nodeA.url, owner, [member], `revoke-${randomUUID().slice(0, 8)}`);
+    const onB = await openSocket(nodeB.url, '/chat', member.token);
+    const onA = await openSocket(nodeA.url, '/chat', owner.token);
+    try {
+      expect(await request(onB, CHAT_EVENTS.joinChannel, other)).toEqual({ ok: true });
+      const post = (content: string) =>
+        request(onA, CHAT_EVENTS.sendMessage, { ...other, clientId: newClientId(), message: { content } });
+      const first = next<ChannelMessage>(onB, CHAT_EVENTS.newMessage);
+      await post('before removal');
+      await first;
+
+      const seen: ChannelMessage[] = [];
+      onB.on(CHAT_EVENTS.newMessage, (m: ChannelMessage) => seen.push(m));
+      const removed = await call(
+        nodeA.url,
+        'DELETE',
+        `/api/workspaces/${encodeURIComponent(other.workspaceName)}/members/${member.id}`,
+        { token: owner.token },
+      );
+      expect(removed.status).toBe(204);
+      await sleep(500);
+      await post('after removal');
+      await sleep(500);
+      expect(seen).toEqual([]);
+
+      const started = Date.now();
+      expect((await call(nodeA.url, 'POST', '/api/logout', { token: member.token })).status).toBe(200);
+      await eventually(() => onB.disconnected, 5000);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      onA.close();
+      onB.close();
+    }
+  }, 30_000);
+
   it('moves the clients of a stopped node to the other one with nothing lost', async () => {
     const sending = clients.map(async (c, i) => {
       for (let j = 0; j < 20; j++) {
