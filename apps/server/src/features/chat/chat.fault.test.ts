@@ -128,8 +128,12 @@ describe('chat under faults (real server process)', () => {
     const before = dropped.lastSeq;
     dropped.socket.disconnect();
 
-    const sentWhileAway = await Promise.all(others.map((c, i) => c.send(`while away ${i}`)));
-    await sleep(3000);
+    // Away for 10 s while the others keep talking, one round a second.
+    const sentWhileAway = [];
+    for (let round = 0; round < 10; round++) {
+      sentWhileAway.push(...(await Promise.all(others.map((c, i) => c.send(`while away ${round}.${i}`)))));
+      await sleep(1000);
+    }
     expect(dropped.bySeq.size).toBe(before);
 
     dropped.socket.connect();
