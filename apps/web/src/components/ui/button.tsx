@@ -11,8 +11,12 @@ const base =
 
 const variants: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-600 text-white shadow-sm hover:bg-indigo-700',
-  secondary: 'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50',
-  ghost: 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
+  secondary:
+    'border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 ' +
+    'dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700',
+  ghost:
+    'text-slate-700 hover:bg-slate-100 hover:text-slate-900 ' +
+    'dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white',
   inverse: 'bg-white text-indigo-700 shadow-sm hover:bg-indigo-50 focus-visible:outline-white',
 };
 

@@ -94,16 +94,17 @@ export function Dialog({ onClose, title, description, role = 'dialog', className
         onKeyDown={onKeyDown}
         className={cn(
           'relative w-full max-w-lg rounded-2xl border border-slate-200 bg-white p-6 shadow-xl focus:outline-none sm:p-7',
+          'dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100',
           className,
         )}
       >
         <div className="flex items-start justify-between gap-4">
           <div>
-            <h2 id={titleId} className="text-xl font-bold tracking-tight text-slate-900">
+            <h2 id={titleId} className="text-xl font-bold tracking-tight text-slate-900 dark:text-slate-100">
               {title}
             </h2>
             {description && (
-              <p id={descriptionId} className="mt-1 text-sm text-slate-600">
+              <p id={descriptionId} className="mt-1 text-sm text-slate-600 dark:text-slate-300">
                 {description}
               </p>
             )}
@@ -112,7 +113,7 @@ export function Dialog({ onClose, title, description, role = 'dialog', className
             type="button"
             aria-label="Close"
             onClick={() => onCloseRef.current()}
-            className="-mt-1 -mr-2 rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            className="-mt-1 -mr-2 rounded-md p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-600"
           >
             <X aria-hidden="true" className="size-5" />
           </button>

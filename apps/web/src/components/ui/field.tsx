@@ -4,7 +4,8 @@ import { cn } from '../../lib/cn.ts';
 export const inputClasses =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm ' +
   'placeholder:text-slate-500 focus:border-indigo-600 focus:outline-2 focus:outline-offset-0 focus:outline-indigo-600 ' +
-  'aria-invalid:border-red-600 aria-invalid:focus:outline-red-600';
+  'aria-invalid:border-red-600 aria-invalid:focus:outline-red-600 ' +
+  'dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-400';
 
 interface FieldShellProps {
   id: string;

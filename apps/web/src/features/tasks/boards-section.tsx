@@ -5,14 +5,24 @@ import {
   type TaskList,
   type TaskPriority,
 } from '@cohort/shared/tasks';
-import { useQuery } from '@tanstack/react-query';
-import { Loader2, Plus } from 'lucide-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Loader2, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses, TextAreaField, TextField } from '../../components/ui/field.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { TaskCardSummary } from './task-card.tsx';
-import { taskListsQuery, tasksOfListQuery, useCreateTask, useCreateTaskList } from './tasks.queries.ts';
+import {
+  taskKeys,
+  taskListApi,
+  taskListsQuery,
+  tasksOfListQuery,
+  useCreateTask,
+  useCreateTaskList,
+} from './tasks.queries.ts';
 
 interface BoardsSectionProps {
   /** Only tasks whose title contains this (case-insensitive) are shown. */
@@ -138,7 +148,6 @@ export function TaskListView({
 }) {
   const tasks = useQuery(tasksOfListQuery(list._id));
   const [adding, setAdding] = useState(false);
-  const headingId = useId();
   const needle = search.trim().toLowerCase();
   const shown = (tasks.data ?? []).filter((t) => !needle || t.title.toLowerCase().includes(needle));
 
@@ -164,12 +173,10 @@ export function TaskListView({
 
   return (
     <section
-      aria-labelledby={headingId}
+      aria-label={list.name}
       className="w-72 shrink-0 rounded-xl border border-slate-200 bg-slate-100 p-3 dark:border-slate-700 dark:bg-slate-900"
     >
-      <h2 id={headingId} className="mb-3 font-semibold break-words text-slate-900 dark:text-slate-100">
-        {list.name}
-      </h2>
+      <ListHeader list={list} taskCount={tasks.data?.length ?? list.tasks.length} />
       {content}
       <div className="mt-3">
         {adding ? (
@@ -261,5 +268,192 @@ function AddTaskForm({ taskListId, onDone }: { taskListId: string; onDone: () =>
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The list's name with Rename (inline) and Delete (confirmed; a non-empty list is confirmed twice). */
+export function ListHeader({
+  list,
+  taskCount,
+  handle,
+}: {
+  list: TaskList;
+  taskCount: number;
+  handle?: ReactNode;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  return (
+    <div className="mb-3">
+      {editing ? (
+        <RenameListForm list={list} onDone={() => setEditing(false)} />
+      ) : (
+        <div className="flex items-start gap-1">
+          {handle}
+          <h2 className="min-w-0 flex-1 py-1 font-semibold break-words text-slate-900 dark:text-slate-100">
+            {list.name}
+          </h2>
+          <button
+            type="button"
+            aria-label={`Rename list ${list.name}`}
+            title="Rename list"
+            onClick={() => setEditing(true)}
+            className="rounded p-1.5 text-slate-500 hover:bg-slate-200 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
+          >
+            <Pencil aria-hidden="true" className="size-4" />
+          </button>
+          <button
+            type="button"
+            aria-label={`Delete list ${list.name}`}
+            title="Delete list"
+            onClick={() => setDeleting(true)}
+            className="rounded p-1.5 text-slate-500 hover:bg-slate-200 hover:text-red-700 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-red-400"
+          >
+            <Trash2 aria-hidden="true" className="size-4" />
+          </button>
+        </div>
+      )}
+      {deleting && <DeleteListDialog list={list} taskCount={taskCount} onClose={() => setDeleting(false)} />}
+    </div>
+  );
+}
+
+function RenameListForm({ list, onDone }: { list: TaskList; onDone: () => void }) {
+  const [name, setName] = useState(list.name);
+  const [error, setError] = useState('');
+  const fieldId = useId();
+  const queryClient = useQueryClient();
+  const rename = useMutation({
+    mutationFn: (title: string) => taskListApi.rename(list._id, title),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(taskKeys.lists(), (old: TaskList[] | undefined) =>
+        old?.map((l) => (l._id === updated._id ? { ...l, name: updated.name, title: updated.title } : l)),
+      );
+      return queryClient.invalidateQueries({ queryKey: taskKeys.all });
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const title = name.trim();
+    if (!title) {
+      setError(TASK_MESSAGES.listNameEmpty);
+      return;
+    }
+    if (title === list.name) {
+      onDone();
+      return;
+    }
+    rename.mutate(title, {
+      onSuccess: onDone,
+      onError: (err) => setError(err.message || 'Failed to rename the list'),
+    });
+  }
+
+  return (
+    <form onSubmit={submit} aria-label={`Rename list ${list.name}`} className="space-y-2">
+      <label htmlFor={fieldId} className="sr-only">
+        New list name
+      </label>
+      <input
+        id={fieldId}
+        // biome-ignore lint/a11y/noAutofocus: the user just asked to rename; typing starts here.
+        autoFocus
+        value={name}
+        onChange={(e) => {
+          setName(e.target.value);
+          setError('');
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            onDone();
+          }
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${fieldId}-error` : undefined}
+        className={inputClasses}
+      />
+      {error && (
+        <p id={`${fieldId}-error`} role="alert" className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={rename.isPending}>
+          Save
+        </Button>
+        <Button variant="secondary" size="sm" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function DeleteListDialog({
+  list,
+  taskCount,
+  onClose,
+}: {
+  list: TaskList;
+  taskCount: number;
+  onClose: () => void;
+}) {
+  const [force, setForce] = useState(false);
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (withTasks: boolean) => taskListApi.remove(list._id, withTasks),
+    onSuccess: () => {
+      queryClient.setQueryData(taskKeys.lists(), (old: TaskList[] | undefined) =>
+        old?.filter((l) => l._id !== list._id),
+      );
+      return queryClient.invalidateQueries({ queryKey: taskKeys.all });
+    },
+  });
+
+  function send(withTasks: boolean) {
+    remove.mutate(withTasks, {
+      onSuccess: () => {
+        toast.success(`List "${list.name}" deleted`);
+        onClose();
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.status === 409) setForce(true);
+        else toast.error(`Failed to delete the list: ${err.message}`);
+      },
+    });
+  }
+
+  return (
+    <Dialog
+      role="alertdialog"
+      onClose={onClose}
+      title={`Delete list "${list.name}"?`}
+      description={
+        force
+          ? `This list still has ${taskCount === 1 ? '1 task' : taskCount > 1 ? `${taskCount} tasks` : 'tasks'}. Deleting the list deletes its tasks too.`
+          : 'This cannot be undone.'
+      }
+    >
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" size="sm" onClick={onClose}>
+          Cancel
+        </Button>
+        {force ? (
+          <Button size="sm" disabled={remove.isPending} onClick={() => send(true)}>
+            Delete list and tasks
+          </Button>
+        ) : (
+          <Button
+            size="sm"
+            disabled={remove.isPending}
+            onClick={() => (taskCount > 0 ? setForce(true) : send(false))}
+          >
+            Delete
+          </Button>
+        )}
+      </div>
+    </Dialog>
   );
 }

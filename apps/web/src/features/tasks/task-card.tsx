@@ -1,6 +1,18 @@
 import type { Task, TaskDetail, TaskList } from '@cohort/shared/tasks';
 import { useQuery } from '@tanstack/react-query';
-import { Archive, CalendarDays, CheckSquare, Copy, MoveRight, Share2, Tag, Trash2, X } from 'lucide-react';
+import {
+  Archive,
+  CalendarDays,
+  CheckSquare,
+  Copy,
+  History,
+  MoveRight,
+  Share2,
+  Tag,
+  Trash2,
+  Users,
+  X,
+} from 'lucide-react';
 import {
   type FormEvent,
   type KeyboardEvent,
@@ -16,10 +28,13 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { useMe } from '../accounts/use-me.ts';
 import {
   checklistProgress,
+  colleaguesQuery,
   deadlineInputValue,
   formatDeadline,
+  personName,
   taskApi,
   taskQuery,
   taskSummary,
@@ -79,12 +94,13 @@ export function TaskCardSummary({ task, onOpen }: { task: Task; onOpen: () => vo
   );
 }
 
-type Panel = 'labels' | 'checklist' | 'dates' | 'move';
+type Panel = 'labels' | 'checklist' | 'dates' | 'move' | 'assignees';
 const PANELS: Array<{ id: Panel; label: string; Icon: typeof Tag }> = [
   { id: 'labels', label: 'Labels', Icon: Tag },
   { id: 'checklist', label: 'Checklist', Icon: CheckSquare },
   { id: 'dates', label: 'Dates', Icon: CalendarDays },
   { id: 'move', label: 'Move', Icon: MoveRight },
+  { id: 'assignees', label: 'Assignees', Icon: Users },
 ];
 
 interface TaskCardModalProps {
@@ -93,10 +109,12 @@ interface TaskCardModalProps {
   onClose: () => void;
   /** Called once the task has loaded (the Recent list remembers it). */
   onLoaded?: (task: { id: string; title: string }) => void;
+  /** The dialog sits outside the board (a portal), so it is told the board's theme. */
+  theme?: 'light' | 'dark';
 }
 
 /** The expanded card (SPEC §2, §4): loads the task, and every change is written at once. */
-export function TaskCardModal({ taskId, lists, onClose, onLoaded }: TaskCardModalProps) {
+export function TaskCardModal({ taskId, lists, onClose, onLoaded, theme = 'light' }: TaskCardModalProps) {
   const query = useQuery(taskQuery(taskId));
   const task = query.data;
   // Remember the task once it has loaded (and again if its title changes), not on every change.
@@ -122,7 +140,11 @@ export function TaskCardModal({ taskId, lists, onClose, onLoaded }: TaskCardModa
   }
 
   return (
-    <Dialog onClose={onClose} title={task?.title ?? 'Task'} className="md:max-w-3xl">
+    <Dialog
+      onClose={onClose}
+      title={task?.title ?? 'Task'}
+      className={cn('md:max-w-3xl', theme === 'dark' && 'dark')}
+    >
       {body}
     </Dialog>
   );
@@ -155,10 +177,16 @@ function TaskCardBody({
   return (
     <div className="grid gap-6 md:grid-cols-[1fr_13rem]">
       <div className="min-w-0 space-y-6">
-        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+          {task.assignedTo.length > 0 && (
+            <span className="inline-flex items-center gap-1">
+              <Users aria-hidden="true" className="size-4" />
+              {task.assignedTo.map(personName).join(', ')}
+            </span>
+          )}
           {listName && (
             <span>
-              in list <strong className="text-slate-900">{listName}</strong>
+              in list <strong className="text-slate-900 dark:text-slate-100">{listName}</strong>
             </span>
           )}
           <PriorityBadge priority={task.priority} />
@@ -173,6 +201,7 @@ function TaskCardBody({
         <DescriptionEditor task={task} />
         <ChecklistView task={task} />
         <Comments task={task} />
+        <ActivityLog task={task} lists={lists} />
       </div>
 
       <div className="space-y-4">
@@ -237,12 +266,13 @@ function TaskCardBody({
           <section
             id={`task-panel-${panel}`}
             aria-label={`${PANELS.find((p) => p.id === panel)?.label} panel`}
-            className="rounded-lg border border-slate-200 bg-slate-50 p-3"
+            className="rounded-lg border border-slate-200 bg-slate-50 p-3 dark:border-slate-700 dark:bg-slate-800"
           >
             {panel === 'labels' && <LabelsPanel task={task} />}
             {panel === 'checklist' && <ChecklistPanel task={task} />}
             {panel === 'dates' && <DatesPanel task={task} />}
             {panel === 'move' && <MovePanel task={task} lists={lists} onMoved={onClose} />}
+            {panel === 'assignees' && <AssigneesPanel task={task} />}
           </section>
         )}
       </div>
@@ -255,7 +285,7 @@ function LabelChips({ task }: { task: TaskDetail }) {
   if (task.labels.length === 0) return null;
   return (
     <section aria-label="Labels">
-      <h3 className="text-sm font-semibold text-slate-900">Labels</h3>
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Labels</h3>
       <ul className="mt-2 flex flex-wrap gap-2">
         {task.labels.map((label) => (
           <li
@@ -293,7 +323,7 @@ function DescriptionEditor({ task }: { task: TaskDetail }) {
   return (
     <section aria-label="Description">
       <div className="flex items-center justify-between">
-        <h3 className="text-sm font-semibold text-slate-900">Description</h3>
+        <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Description</h3>
         {!editing && (
           <Button
             variant="ghost"
@@ -344,7 +374,7 @@ function DescriptionEditor({ task }: { task: TaskDetail }) {
           </div>
         </form>
       ) : (
-        <p className="mt-2 text-sm whitespace-pre-wrap text-slate-700">
+        <p className="mt-2 text-sm whitespace-pre-wrap text-slate-700 dark:text-slate-300">
           {task.description || <span className="text-slate-500">No description yet.</span>}
         </p>
       )}
@@ -367,13 +397,13 @@ export function ChecklistView({ task }: { task: Task }) {
   return (
     <section aria-label="Checklist">
       <div className="flex items-center justify-between text-sm">
-        <h3 className="font-semibold text-slate-900">Checklist</h3>
-        <span data-testid="checklist-count" className="text-slate-600">
+        <h3 className="font-semibold text-slate-900 dark:text-slate-100">Checklist</h3>
+        <span data-testid="checklist-count" className="text-slate-600 dark:text-slate-400">
           {done}/{total}
         </span>
       </div>
       <div className="mt-2 flex items-center gap-2">
-        <span data-testid="checklist-percent" className="w-10 text-xs text-slate-600">
+        <span data-testid="checklist-percent" className="w-10 text-xs text-slate-600 dark:text-slate-400">
           {percent}%
         </span>
         <div
@@ -413,7 +443,7 @@ export function ChecklistView({ task }: { task: Task }) {
             <button
               type="button"
               aria-label={`Delete ${item.title}`}
-              className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-red-700"
+              className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-red-700 dark:hover:bg-slate-700"
               onClick={() =>
                 remove.mutate(item._id, {
                   onError: (err) => toast.error(`Failed to delete checklist item: ${errorText(err)}`),
@@ -451,7 +481,7 @@ function AddTextForm({
   }
   return (
     <form onSubmit={submit} className="space-y-2">
-      <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
         {label}
       </label>
       <input
@@ -512,7 +542,7 @@ function DatesPanel({ task }: { task: TaskDetail }) {
     });
   return (
     <div className="space-y-2">
-      <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
         Due date
       </label>
       <input
@@ -538,9 +568,9 @@ function MovePanel({ task, lists, onMoved }: { task: TaskDetail; lists: TaskList
   const others = lists.filter((l) => l._id !== task.taskListId);
   return (
     <div>
-      <h3 className="text-sm font-semibold text-slate-900">Move to list</h3>
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Move to list</h3>
       {others.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600">No other lists</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">No other lists</p>
       ) : (
         <ul className="mt-2 space-y-1">
           {others.map((list) => (
@@ -590,7 +620,7 @@ function Comments({ task }: { task: TaskDetail }) {
   }
   return (
     <section aria-label="Comments">
-      <h3 className="text-sm font-semibold text-slate-900">Comments</h3>
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Comments</h3>
       <form
         className="mt-2 flex items-start gap-2"
         onSubmit={(event) => {
@@ -616,17 +646,156 @@ function Comments({ task }: { task: TaskDetail }) {
       </form>
       <ul className="mt-3 space-y-3">
         {[...task.comments].reverse().map((comment) => (
-          <li key={comment._id} className="rounded-lg bg-slate-50 p-2 text-sm">
-            <p className="text-xs text-slate-600">
-              <strong className="text-slate-900">
+          <li key={comment._id} className="rounded-lg bg-slate-50 p-2 text-sm dark:bg-slate-800">
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              <strong className="text-slate-900 dark:text-slate-100">
                 {`${comment.user.firstName} ${comment.user.lastName}`.trim() || comment.user.email}
               </strong>{' '}
               <time dateTime={comment.time}>{new Date(comment.time).toLocaleString()}</time>
             </p>
-            <p className="mt-1 whitespace-pre-wrap break-words text-slate-800">{comment.text}</p>
+            <p className="mt-1 whitespace-pre-wrap break-words text-slate-800 dark:text-slate-200">
+              {comment.text}
+            </p>
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+function AssigneesPanel({ task }: { task: TaskDetail }) {
+  const me = useMe();
+  const isOwner = !!me.data && me.data.email === task.createdBy;
+  const colleagues = useQuery({ ...colleaguesQuery(me.data?._id), enabled: isOwner });
+  const save = useTaskMutation(task._id, (userIds: string[]) => taskApi.setAssignees(task._id, userIds));
+  const assigned = new Set(task.assignedTo.map((a) => a._id));
+
+  function toggle(userId: string, on: boolean) {
+    const next = new Set(assigned);
+    if (on) next.add(userId);
+    else next.delete(userId);
+    save.mutate([...next], {
+      onError: (err) => toast.error(`Failed to update assignees: ${errorText(err)}`),
+    });
+  }
+
+  if (!isOwner) {
+    return (
+      <div>
+        <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Assignees</h3>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          {task.assignedTo.length ? task.assignedTo.map(personName).join(', ') : 'Nobody yet'}
+        </p>
+        <p className="mt-1 text-xs text-slate-500">Only the task owner can change assignees.</p>
+      </div>
+    );
+  }
+  // Current assignees stay listed even if they no longer share a workspace (so they can be removed).
+  const people = [
+    ...(colleagues.data ?? []),
+    ...task.assignedTo.filter((a) => !(colleagues.data ?? []).some((c) => c._id === a._id)),
+  ];
+  return (
+    <fieldset>
+      <legend className="text-sm font-semibold text-slate-900 dark:text-slate-100">Assign to</legend>
+      {colleagues.isPending ? (
+        <p role="status" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          Loading people...
+        </p>
+      ) : colleagues.isError ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          Failed to fetch people
+        </p>
+      ) : people.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          Nobody shares a workspace with you yet
+        </p>
+      ) : (
+        <ul className="mt-2 space-y-1">
+          {people.map((person) => (
+            <li key={person._id} className="flex items-center gap-2 text-sm">
+              <input
+                id={`assignee-${person._id}`}
+                type="checkbox"
+                className="size-4 accent-indigo-600"
+                checked={assigned.has(person._id)}
+                disabled={save.isPending}
+                onChange={(e) => toggle(person._id, e.target.checked)}
+              />
+              <label htmlFor={`assignee-${person._id}`} className="min-w-0 flex-1 break-words">
+                {personName(person)}
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+const fieldNames = (detail: Record<string, unknown>) =>
+  Array.isArray(detail.fields) ? detail.fields.filter((f) => typeof f === 'string').join(', ') : '';
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** One activity entry in words ("added label urgent"). */
+export function describeActivity(item: TaskDetail['activity'][number], lists: TaskList[]) {
+  const d = item.detail;
+  const listName = (id: unknown) => lists.find((l) => l._id === id)?.name ?? 'another list';
+  switch (item.action) {
+    case 'created':
+      return 'created the task';
+    case 'updated':
+      return fieldNames(d) ? `updated the ${fieldNames(d)}` : 'updated the task';
+    case 'moved':
+      return `moved the task to ${listName(d.to)}`;
+    case 'reordered':
+      return 'reordered the task';
+    case 'deadline':
+      return d.deadline ? `set the due date to ${formatDeadline(str(d.deadline))}` : 'removed the due date';
+    case 'commented':
+      return 'commented';
+    case 'checklist.added':
+      return `added checklist item ${str(d.title)}`.trim();
+    case 'checklist.updated':
+      return `updated checklist item ${str(d.title)}`.trim();
+    case 'checklist.removed':
+      return `removed checklist item ${str(d.title)}`.trim();
+    case 'label.added':
+      return `added label ${str(d.label)}`;
+    case 'label.removed':
+      return `removed label ${str(d.label)}`;
+    case 'archived':
+      return 'archived the task';
+    case 'restored':
+      return 'restored the task';
+    case 'assigned':
+      return 'changed the assignees';
+    default:
+      return item.action;
+  }
+}
+
+function ActivityLog({ task, lists }: { task: TaskDetail; lists: TaskList[] }) {
+  if (task.activity.length === 0) return null;
+  return (
+    <section aria-label="Activity">
+      <h3 className="flex items-center gap-1.5 text-sm font-semibold text-slate-900 dark:text-slate-100">
+        <History aria-hidden="true" className="size-4" />
+        Activity
+      </h3>
+      <ol className="mt-2 space-y-1.5 text-sm">
+        {[...task.activity].reverse().map((item) => (
+          <li key={item._id} className="text-slate-700 dark:text-slate-300">
+            <strong className="text-slate-900 dark:text-slate-100">
+              {item.user ? personName(item.user) : 'Someone'}
+            </strong>{' '}
+            {describeActivity(item, lists)}{' '}
+            <time dateTime={item.time} className="text-xs text-slate-500 dark:text-slate-400">
+              {new Date(item.time).toLocaleString()}
+            </time>
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }

@@ -1,5 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Archive, Bell, Clock, HelpCircle, LayoutGrid, Search, Settings, Table2 } from 'lucide-react';
+import {
+  Archive,
+  Bell,
+  Clock,
+  HelpCircle,
+  LayoutGrid,
+  Search,
+  Settings,
+  Table2,
+  UserCheck,
+} from 'lucide-react';
 import { useCallback, useId, useState } from 'react';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -8,6 +18,7 @@ import { useMe } from '../accounts/use-me.ts';
 import { BoardsSection } from './boards-section.tsx';
 import {
   ArchivedSection,
+  AssignedSection,
   HelpSection,
   NotificationsSection,
   SettingsSection,
@@ -18,10 +29,19 @@ import { TaskCardModal } from './task-card.tsx';
 import { type RecentTask, readRecentTasks, rememberRecentTask, taskListsQuery } from './tasks.queries.ts';
 import { useLiveTasks } from './use-live-tasks.ts';
 
-export type Section = 'default' | 'boards' | 'table' | 'notifications' | 'help' | 'archived' | 'settings';
+export type Section =
+  | 'default'
+  | 'boards'
+  | 'assigned'
+  | 'table'
+  | 'notifications'
+  | 'help'
+  | 'archived'
+  | 'settings';
 
 const NAV: Array<{ id: Section; label: string; Icon: typeof LayoutGrid }> = [
   { id: 'boards', label: 'Boards', Icon: LayoutGrid },
+  { id: 'assigned', label: 'Assigned to me', Icon: UserCheck },
   { id: 'table', label: 'Table', Icon: Table2 },
   { id: 'notifications', label: 'Notifications', Icon: Bell },
   { id: 'help', label: 'Help', Icon: HelpCircle },
@@ -181,6 +201,7 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
             <BoardsSection search={search} onOpenTask={setOpenTaskId} />
           </>
         )}
+        {section === 'assigned' && <AssignedSection search={search} onOpenTask={setOpenTaskId} />}
         {section === 'table' && <TableSection search={search} onOpenTask={setOpenTaskId} />}
         {section === 'notifications' && <NotificationsSection onOpenTask={setOpenTaskId} />}
         {section === 'help' && <HelpSection />}
@@ -193,6 +214,7 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
           key={openTaskId}
           taskId={openTaskId}
           lists={lists.data ?? []}
+          theme={theme}
           onClose={closeCard}
           onLoaded={onLoaded}
         />

@@ -1,4 +1,5 @@
 import type { Task, TaskDetail, TaskList, TaskPriority } from '@cohort/shared/tasks';
+import type { MemberListItem, WorkspaceSummary } from '@cohort/shared/workspaces';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
@@ -87,8 +88,16 @@ export function useTaskMutation<V>(taskId: string, send: (variables: V) => Promi
 export const taskApi = {
   updateDescription: (taskId: string, description: string) =>
     api.put<TaskDetail>(taskPath(taskId), { description }),
-  move: (taskId: string, newTaskListId: string) =>
-    api.put<TaskDetail>(`${taskPath(taskId)}/move`, { newTaskListId }),
+  move: (taskId: string, newTaskListId: string, position?: number) =>
+    api.put<TaskDetail>(
+      `${taskPath(taskId)}/move`,
+      position === undefined ? { newTaskListId } : { newTaskListId, position },
+    ),
+  /** Reorders the task within its list (0-based, dense). */
+  reorder: (taskId: string, position: number) =>
+    api.put<TaskDetail>(`${taskPath(taskId)}/position`, { position }),
+  setAssignees: (taskId: string, userIds: string[]) =>
+    api.put<TaskDetail>(`${taskPath(taskId)}/assignees`, { userIds }),
   setDeadline: (taskId: string, deadline: string | null) =>
     api.put<TaskDetail>(`${taskPath(taskId)}/deadline`, { deadline }),
   addComment: (taskId: string, text: string) =>
@@ -105,6 +114,47 @@ export const taskApi = {
   archive: (taskId: string) => api.post<TaskDetail>(`${taskPath(taskId)}/archive`),
   restore: (taskId: string) => api.post<TaskDetail>(`${taskPath(taskId)}/restore`),
 };
+
+const listPath = (taskListId: string) => `/api/tasklists/${encodeURIComponent(taskListId)}`;
+
+export const taskListApi = {
+  rename: (taskListId: string, title: string) => api.patch<TaskList>(listPath(taskListId), { title }),
+  reorder: (taskListId: string, position: number) => api.patch<TaskList>(listPath(taskListId), { position }),
+  remove: (taskListId: string, force: boolean) =>
+    api.delete<null>(force ? `${listPath(taskListId)}?force=true` : listPath(taskListId)),
+};
+
+/** A person the task owner may assign: an active member of a workspace the owner belongs to. */
+export interface Colleague {
+  _id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export const personName = (p: { firstName: string; lastName: string; email: string }) =>
+  `${p.firstName} ${p.lastName}`.trim() || p.email;
+
+/** Everyone who shares a workspace with the caller (active members, the caller excluded), by name. */
+export const colleaguesQuery = (myId: string | undefined) =>
+  queryOptions({
+    queryKey: [...taskKeys.all, 'colleagues', myId ?? ''] as const,
+    queryFn: async ({ signal }) => {
+      const workspaces = await api.get<WorkspaceSummary[]>('/api/workspaces', signal);
+      const memberLists = await Promise.all(
+        workspaces.map((w) =>
+          api.get<MemberListItem[]>(`/api/workspaces/${encodeURIComponent(w.name)}/members`, signal),
+        ),
+      );
+      const byId = new Map<string, Colleague>();
+      for (const m of memberLists.flat()) {
+        if (m.status !== 'active' || !m._id || m._id === myId) continue;
+        byId.set(m._id, { _id: m._id, email: m.email, firstName: m.firstName, lastName: m.lastName });
+      }
+      return [...byId.values()].sort((a, b) => personName(a).localeCompare(personName(b)));
+    },
+    staleTime: 30_000,
+  });
 
 /** "done/total" and the rounded percentage of a checklist (0% when empty). */
 export function checklistProgress(checklist: Task['checklist']) {
