@@ -19,6 +19,8 @@ export const TASK_MESSAGES = {
   listNotEmpty: 'This list still has tasks: delete it with force=true to delete them too',
   listNotFound: 'Task list not found',
   taskNotFound: 'Task not found',
+  notificationNotFound: 'Notification not found',
+  archivedNotOnBoard: 'An archived task is not on the board: restore it first',
   checklistItemNotFound: 'Checklist item not found',
   labelNotFound: 'Label not found',
   labelExists: 'This label is already on the task',
@@ -264,7 +266,12 @@ export const taskListArray = z.array(taskList);
 // Real time: namespace `/tasks`; every socket sits in its user's room.
 
 export const TASKS_NAMESPACE = '/tasks';
-export const TASK_EVENTS = { taskChanged: 'taskChanged', taskListChanged: 'taskListChanged' } as const;
+export const TASK_EVENTS = {
+  taskChanged: 'taskChanged',
+  taskListChanged: 'taskListChanged',
+  /** A new notification, to its recipient's tabs only. */
+  notification: 'notification',
+} as const;
 
 /** To the owner and assignees after a task change; `task` is null for whoever can no longer see it. */
 export const taskChangedEvent = z.object({
@@ -277,3 +284,39 @@ export type TaskChangedEvent = z.infer<typeof taskChangedEvent>;
 /** To the list's owner after a list change (its tasks included); `list` is null once deleted. */
 export const taskListChangedEvent = z.object({ taskListId: z.string(), list: taskList.nullable() });
 export type TaskListChangedEvent = z.infer<typeof taskListChangedEvent>;
+
+// ---------------------------------------------------------------------------------------------------
+// Reordering and notifications
+
+/** `PUT /api/tasks/{id}/position`: the task's new 0-based index among its list's board tasks. */
+export const taskPositionBody = z.object({
+  position: z.number({ error: 'position must be a whole number from 0' }).int().min(0).max(100_000),
+});
+export type TaskPositionBody = z.input<typeof taskPositionBody>;
+
+export const TASK_NOTIFICATION_KINDS = ['assigned', 'comment', 'due'] as const;
+export type TaskNotificationKind = (typeof TASK_NOTIFICATION_KINDS)[number];
+/** How far ahead a deadline makes a 'due' notification. */
+export const TASK_DUE_SOON_MS = 24 * 60 * 60 * 1000;
+
+export const listTaskNotificationsQuery = z.object({ unread: z.enum(['true', 'false']).optional() });
+export const taskNotificationParams = z.object({ id: z.string().min(1).max(200) });
+
+/** Task assigned to you, comment on your (or your assigned) task, or task due within 24 hours. */
+export const taskNotification = z.object({
+  _id: z.string(),
+  kind: z.enum(TASK_NOTIFICATION_KINDS),
+  task: z.object({ _id: z.string(), title: z.string(), taskListId: z.string() }),
+  /** Who assigned or commented; null for 'due' and once that account is gone. */
+  actor: person.nullable(),
+  createdAt: z.string(),
+  read: z.boolean(),
+});
+export type TaskNotification = z.infer<typeof taskNotification>;
+export const taskNotificationArray = z.array(taskNotification);
+export const readAllTaskNotificationsResponse = z.object({ updated: z.number().int() });
+export type ReadAllTaskNotificationsResponse = z.infer<typeof readAllTaskNotificationsResponse>;
+
+/** `TASK_EVENTS.notification`: pushed to the recipient's tabs once created (same shape as above). */
+export const taskNotificationEvent = taskNotification;
+export type TaskNotificationEvent = TaskNotification;

@@ -337,3 +337,29 @@ export const taskActivity = pgTable(
   },
   (t) => [index('task_activity_task_idx').on(t.taskId, t.createdAt)],
 );
+
+/**
+ * A Taskboard notification for one user: assigned to a task, a comment on a task they own or are
+ * assigned to, or a task due within 24 hours ('due' exists once per user and task).
+ */
+export const taskNotifications = pgTable(
+  'task_notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['assigned', 'comment', 'due'] }).notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('task_notifications_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('task_notifications_due_key').on(t.userId, t.taskId, t.kind).where(sql`${t.kind} = 'due'`),
+    check('task_notifications_kind_check', sql`${t.kind} in ('assigned', 'comment', 'due')`),
+  ],
+);

@@ -1,7 +1,7 @@
 import { TASK_MESSAGES } from '@cohort/shared/tasks';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { taskAssignees, taskLists, tasks, workspaceMembers } from '../../db/schema.ts';
+import { taskAssignees, taskLists, taskNotifications, tasks, workspaceMembers } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { type Caller, isUuid } from '../workspaces/workspaces.access.ts';
 import { type TaskRole, taskRoleOf } from './tasks.policy.ts';
@@ -14,6 +14,7 @@ import { type TaskRole, taskRoleOf } from './tasks.policy.ts';
 
 export type TaskListRow = typeof taskLists.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;
+export type TaskNotificationRow = typeof taskNotifications.$inferSelect;
 
 export interface TaskAccess {
   task: TaskRow;
@@ -102,4 +103,35 @@ export async function colleaguesOf(
     );
   for (const r of rows) result.add(r.userId);
   return result;
+}
+
+/**
+ * The caller's own notification `id` on a task they can still see (owner or assignee), or 404 —
+ * someone else's notification is answered exactly like one that does not exist.
+ */
+export async function loadTaskNotificationForUser(
+  ctx: AppContext,
+  caller: Caller,
+  id: string,
+): Promise<TaskNotificationRow> {
+  if (!isUuid(id)) throw notFound(TASK_MESSAGES.notificationNotFound);
+  const [row] = await ctx.db
+    .select()
+    .from(taskNotifications)
+    .where(and(eq(taskNotifications.id, id), eq(taskNotifications.userId, caller.id)));
+  if (!row) throw notFound(TASK_MESSAGES.notificationNotFound);
+  const [task] = await ctx.db.select({ ownerId: tasks.ownerId }).from(tasks).where(eq(tasks.id, row.taskId));
+  const assignees = await ctx.db
+    .select({ userId: taskAssignees.userId })
+    .from(taskAssignees)
+    .where(eq(taskAssignees.taskId, row.taskId));
+  const role = task
+    ? taskRoleOf(
+        caller.id,
+        task.ownerId,
+        assignees.map((a) => a.userId),
+      )
+    : null;
+  if (!role) throw notFound(TASK_MESSAGES.notificationNotFound);
+  return row;
 }

@@ -1,5 +1,5 @@
-import type { Task, TaskActivityItem, TaskDetail, TaskList } from '@cohort/shared/tasks';
-import type { PersonView, TaskListView, TaskView } from './tasks.service.ts';
+import type { Task, TaskActivityItem, TaskDetail, TaskList, TaskNotification } from '@cohort/shared/tasks';
+import type { PersonView, TaskListView, TaskNotificationView, TaskView } from './tasks.service.ts';
 
 /** The only shapes in which tasks and task lists leave the server, over HTTP and over sockets. */
 
@@ -54,5 +54,17 @@ export function presentTaskList(v: TaskListView): TaskList {
     position: v.list.position,
     cards: [],
     tasks: v.tasks.map(presentTask),
+  };
+}
+
+export function presentTaskNotification(v: TaskNotificationView): TaskNotification {
+  const n = v.notification;
+  return {
+    _id: n.id,
+    kind: n.kind,
+    task: { _id: v.task.id, title: v.task.title, taskListId: v.task.listId },
+    actor: v.actor ? presentPerson(v.actor) : null,
+    createdAt: n.createdAt.toISOString(),
+    read: n.readAt !== null,
   };
 }

@@ -11,15 +11,21 @@ import {
   labelBody,
   labelParams,
   listTaskListsQuery,
+  listTaskNotificationsQuery,
   listTasksQuery,
   moveTaskBody,
+  readAllTaskNotificationsResponse,
   TASK_MESSAGES,
   taskArray,
   taskDetail,
   taskList,
   taskListArray,
   taskListParams,
+  taskNotification,
+  taskNotificationArray,
+  taskNotificationParams,
   taskParams,
+  taskPositionBody,
   updateChecklistItemBody,
   updateTaskBody,
   updateTaskListBody,
@@ -34,26 +40,38 @@ import {
   loadTaskForUser,
   loadTaskListByNameForUser,
   loadTaskListForUser,
+  loadTaskNotificationForUser,
   type TaskAccess,
   type TaskListRow,
 } from './tasks.access.ts';
 import { authorizeTask, type TaskAction } from './tasks.policy.ts';
-import { presentTask, presentTaskDetail, presentTaskList } from './tasks.presenter.ts';
+import {
+  presentTask,
+  presentTaskDetail,
+  presentTaskList,
+  presentTaskNotification,
+} from './tasks.presenter.ts';
 import {
   addChecklistItem,
   addComment,
   addLabel,
+  createDueNotifications,
   createTask,
   createTaskList,
   deleteTaskList,
   getTaskDetail,
   listAssignedTasks,
+  listNotifications,
   listTaskListsForUser,
   listTasksOfList,
   listTasksOfOwner,
+  markAllNotificationsRead,
+  markNotificationRead,
   moveTask,
+  notificationViews,
   removeChecklistItem,
   removeLabel,
+  repositionTask,
   setArchived,
   setAssignees,
   setDeadline,
@@ -99,6 +117,13 @@ export const tasksRoutes =
         await publishList(await loadTaskListForUser(ctx, { id: view.task.ownerId }, listId));
       }
       return detail;
+    }
+
+    /** New notifications, each to its recipient's tabs. */
+    async function publishNotifications(ids: string[]) {
+      for (const view of await notificationViews(ctx, ids)) {
+        realtime.notification(view.notification.userId, presentTaskNotification(view));
+      }
     }
 
     /** load → authorize, the common start of every task route. */
@@ -291,6 +316,24 @@ export const tasksRoutes =
     );
 
     app.put(
+      '/api/tasks/:id/position',
+      {
+        schema: {
+          tags,
+          params: taskParams,
+          body: taskPositionBody,
+          response: { 200: taskDetail, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const access = await taskFor(user, request.params.id, 'manage');
+        await repositionTask(ctx, user, access, request.body.position);
+        return publishTask(access.task.id, { lists: [access.task.listId] });
+      },
+    );
+
+    app.put(
       '/api/tasks/:id/deadline',
       {
         schema: {
@@ -321,8 +364,10 @@ export const tasksRoutes =
       async (request) => {
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'manage');
-        const { removed } = await setAssignees(ctx, user, access, request.body.userIds);
-        return publishTask(access.task.id, { gone: removed });
+        const { removed, notificationIds } = await setAssignees(ctx, user, access, request.body.userIds);
+        const detail = await publishTask(access.task.id, { gone: removed });
+        await publishNotifications(notificationIds);
+        return detail;
       },
     );
 
@@ -339,8 +384,10 @@ export const tasksRoutes =
       async (request, reply) => {
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'work');
-        await addComment(ctx, user, access, request.body.text);
-        return reply.status(201).send(await publishTask(access.task.id));
+        const notificationIds = await addComment(ctx, user, access, request.body.text);
+        const detail = await publishTask(access.task.id);
+        await publishNotifications(notificationIds);
+        return reply.status(201).send(detail);
       },
     );
 
@@ -436,4 +483,48 @@ export const tasksRoutes =
         },
       );
     }
+
+    // -- Notifications (the caller's own; anyone else's is a 404) ----------------------------------
+
+    app.get(
+      '/api/tasks/notifications',
+      {
+        schema: {
+          tags,
+          querystring: listTaskNotificationsQuery,
+          response: { 200: taskNotificationArray, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        await publishNotifications(await createDueNotifications(ctx, user));
+        const views = await listNotifications(ctx, user, { unreadOnly: request.query.unread === 'true' });
+        return views.map(presentTaskNotification);
+      },
+    );
+
+    app.post(
+      '/api/tasks/notifications/read-all',
+      { schema: { tags, response: { 200: readAllTaskNotificationsResponse, ...errorResponses } } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        return { updated: await markAllNotificationsRead(ctx, user) };
+      },
+    );
+
+    app.post(
+      '/api/tasks/notifications/:id/read',
+      {
+        schema: {
+          tags,
+          params: taskNotificationParams,
+          response: { 200: taskNotification, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const notification = await loadTaskNotificationForUser(ctx, user, request.params.id);
+        return presentTaskNotification(await markNotificationRead(ctx, notification));
+      },
+    );
   };

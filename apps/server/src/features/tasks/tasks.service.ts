@@ -1,12 +1,14 @@
 import {
   type createTaskBody,
+  TASK_DUE_SOON_MS,
   TASK_MESSAGES,
+  type TaskNotificationKind,
   type TaskPriority,
   type updateChecklistItemBody,
   type updateTaskBody,
   type updateTaskListBody,
 } from '@cohort/shared/tasks';
-import { and, asc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lte, max, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -17,13 +19,20 @@ import {
   taskComments,
   taskLabels,
   taskLists,
+  taskNotifications,
   tasks,
   users,
 } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { type Caller, isUuid } from '../workspaces/workspaces.access.ts';
-import { colleaguesOf, type TaskAccess, type TaskListRow, type TaskRow } from './tasks.access.ts';
+import {
+  colleaguesOf,
+  type TaskAccess,
+  type TaskListRow,
+  type TaskNotificationRow,
+  type TaskRow,
+} from './tasks.access.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Exec = Db | Tx;
@@ -222,16 +231,19 @@ export async function listTaskListsForUser(ctx: AppContext, caller: Caller): Pro
 // ---------------------------------------------------------------------------------------------------
 // Ordering
 
-/** Renumbers `ids` 0..n-1 with `id` placed at `index` (clamped); writes only rows that moved. */
+/**
+ * Renumbers `current` 0..n-1 (dense) with `id` placed at `index` (clamped; the end when undefined),
+ * or just closes the gaps when `id` is null; writes only rows whose position changes.
+ */
 async function renumber(
   tx: Tx,
   table: typeof tasks | typeof taskLists,
   current: Array<{ id: string; position: number }>,
-  id: string,
+  id: string | null,
   index: number | undefined,
 ) {
   const ids = current.map((r) => r.id).filter((x) => x !== id);
-  ids.splice(Math.min(index ?? ids.length, ids.length), 0, id);
+  if (id !== null) ids.splice(Math.min(index ?? ids.length, ids.length), 0, id);
   const before = new Map(current.map((r) => [r.id, r.position]));
   for (const [position, rowId] of ids.entries()) {
     if (before.get(rowId) !== position) {
@@ -271,11 +283,13 @@ export async function updateTaskList(ctx: AppContext, list: TaskListRow, data: U
         await tx.update(taskLists).set({ title: data.title }).where(eq(taskLists.id, list.id));
       }
       if (data.position !== undefined) {
+        // Locks the owner's lists, so that two reorders cannot interleave.
         const current = await tx
           .select({ id: taskLists.id, position: taskLists.position })
           .from(taskLists)
           .where(eq(taskLists.ownerId, list.ownerId))
-          .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id));
+          .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id))
+          .for('update');
         await renumber(tx, taskLists, current, list.id, data.position);
       }
     });
@@ -384,14 +398,56 @@ export async function moveTask(
 ) {
   if (target.id === access.task.listId) throw badRequest(TASK_MESSAGES.sameList, 'newTaskListId');
   await ctx.db.transaction(async (tx) => {
-    const current = await tx
-      .select({ id: tasks.id, position: tasks.position })
-      .from(tasks)
-      .where(and(eq(tasks.listId, target.id), isNull(tasks.archivedAt)))
-      .orderBy(...byBoardOrder);
+    await lockLists(tx, [access.task.listId, target.id]);
+    const current = await boardOf(tx, target.id);
     await tx.update(tasks).set({ listId: target.id, position: -1 }).where(eq(tasks.id, access.task.id));
     await renumber(tx, tasks, [...current, { id: access.task.id, position: -1 }], access.task.id, position);
-    await record(ctx, tx, caller, access.task.id, 'moved', { from: access.task.listId, to: target.id });
+    // The list it left closes the gap.
+    await renumber(tx, tasks, await boardOf(tx, access.task.listId), null, undefined);
+    const [moved] = await tx
+      .select({ position: tasks.position })
+      .from(tasks)
+      .where(eq(tasks.id, access.task.id));
+    await record(ctx, tx, caller, access.task.id, 'moved', {
+      from: access.task.listId,
+      to: target.id,
+      position: moved?.position ?? null,
+    });
+  });
+}
+
+/** Locks list rows (in a stable order) for the rest of the transaction: reorders do not interleave. */
+async function lockLists(tx: Tx, listIds: string[]) {
+  await tx
+    .select({ id: taskLists.id })
+    .from(taskLists)
+    .where(inArray(taskLists.id, listIds))
+    .orderBy(asc(taskLists.id))
+    .for('update');
+}
+
+/** A list's board tasks (archived ones are off the board) in board order. */
+function boardOf(tx: Tx, listId: string) {
+  return tx
+    .select({ id: tasks.id, position: tasks.position })
+    .from(tasks)
+    .where(and(eq(tasks.listId, listId), isNull(tasks.archivedAt)))
+    .orderBy(...byBoardOrder);
+}
+
+/**
+ * Moves a board task to `position` (clamped) within its own list; the others shift so the list
+ * stays numbered 0..n-1. An archived task is not on the board (400).
+ */
+export async function repositionTask(ctx: AppContext, caller: Caller, access: TaskAccess, position: number) {
+  if (access.task.archivedAt !== null) throw badRequest(TASK_MESSAGES.archivedNotOnBoard, 'position');
+  await ctx.db.transaction(async (tx) => {
+    await lockLists(tx, [access.task.listId]);
+    const current = await boardOf(tx, access.task.listId);
+    const from = current.findIndex((r) => r.id === access.task.id);
+    await renumber(tx, tasks, current, access.task.id, position);
+    const to = Math.min(position, current.length - 1);
+    if (from !== to) await record(ctx, tx, caller, access.task.id, 'reordered', { from, to });
   });
 }
 
@@ -408,13 +464,16 @@ export async function setDeadline(
   });
 }
 
+/** Returns the ids of the notifications it created (for the owner and assignees but the commenter). */
 export async function addComment(ctx: AppContext, caller: Caller, access: TaskAccess, text: string) {
-  await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(taskComments)
       .values({ taskId: access.task.id, userId: caller.id, text, createdAt: ctx.now() })
       .returning({ id: taskComments.id });
     await record(ctx, tx, caller, access.task.id, 'commented', { commentId: row?.id });
+    const recipients = [access.list.ownerId, ...access.assigneeIds];
+    return notify(ctx, tx, recipients, access.task.id, 'comment', caller);
   });
 }
 
@@ -525,8 +584,8 @@ export async function setAssignees(ctx: AppContext, caller: Caller, access: Task
   if (wanted.some((id) => !allowed.has(id))) throw badRequest(TASK_MESSAGES.assigneeNotColleague, 'userIds');
   const added = wanted.filter((id) => !access.assigneeIds.includes(id));
   const removed = access.assigneeIds.filter((id) => !wanted.includes(id));
-  if (added.length === 0 && removed.length === 0) return { removed };
-  await ctx.db.transaction(async (tx) => {
+  if (added.length === 0 && removed.length === 0) return { removed, notificationIds: [] };
+  return ctx.db.transaction(async (tx) => {
     if (removed.length) {
       await tx
         .delete(taskAssignees)
@@ -539,6 +598,132 @@ export async function setAssignees(ctx: AppContext, caller: Caller, access: Task
         .values(added.map((userId) => ({ taskId: access.task.id, userId, createdAt: now })));
     }
     await record(ctx, tx, caller, access.task.id, 'assigned', { added, removed });
+    const notificationIds = await notify(ctx, tx, added, access.task.id, 'assigned', caller);
+    return { removed, notificationIds };
   });
-  return { removed };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Notifications: created in the transaction of the change they tell about; pushed after the commit.
+
+export interface TaskNotificationView {
+  notification: TaskNotificationRow;
+  task: { id: string; title: string; listId: string };
+  actor: PersonView | null;
+}
+
+/** Notifies `userIds` (never the actor, each once) about `taskId`; returns the new notifications' ids. */
+async function notify(
+  ctx: AppContext,
+  tx: Tx,
+  userIds: string[],
+  taskId: string,
+  kind: TaskNotificationKind,
+  actor: Caller,
+): Promise<string[]> {
+  const recipients = [...new Set(userIds)].filter((id) => id !== actor.id);
+  if (recipients.length === 0) return [];
+  const now = ctx.now();
+  const rows = await tx
+    .insert(taskNotifications)
+    .values(recipients.map((userId) => ({ userId, taskId, kind, actorId: actor.id, createdAt: now })))
+    .returning({ id: taskNotifications.id });
+  return rows.map((r) => r.id);
+}
+
+/** The caller can still see the notification's task (owner or assignee). */
+const visibleTo = (callerId: string) =>
+  or(
+    eq(tasks.ownerId, callerId),
+    exists(
+      sql`(select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${callerId})`,
+    ),
+  );
+
+/**
+ * Creates the missing 'due' notifications of the caller: their visible (owned or assigned), board
+ * tasks whose deadline falls within the next 24 hours. Each exists once per user and task (a unique
+ * index), however often this runs. Returns the new ones' ids.
+ */
+export async function createDueNotifications(ctx: AppContext, caller: Caller): Promise<string[]> {
+  const now = ctx.now();
+  const due = await ctx.db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(
+      and(
+        visibleTo(caller.id),
+        isNull(tasks.archivedAt),
+        gte(tasks.deadline, now),
+        lte(tasks.deadline, new Date(now.getTime() + TASK_DUE_SOON_MS)),
+      ),
+    );
+  if (due.length === 0) return [];
+  const rows = await ctx.db
+    .insert(taskNotifications)
+    .values(due.map((t) => ({ userId: caller.id, taskId: t.id, kind: 'due' as const, createdAt: now })))
+    .onConflictDoNothing()
+    .returning({ id: taskNotifications.id });
+  return rows.map((r) => r.id);
+}
+
+function notificationQuery(ctx: AppContext) {
+  return ctx.db
+    .select({
+      notification: taskNotifications,
+      task: { id: tasks.id, title: tasks.title, listId: tasks.listId },
+      actor: person,
+    })
+    .from(taskNotifications)
+    .innerJoin(tasks, eq(tasks.id, taskNotifications.taskId))
+    .leftJoin(users, eq(users.id, taskNotifications.actorId));
+}
+
+/** The caller's notifications on tasks they can still see, newest first. */
+export async function listNotifications(
+  ctx: AppContext,
+  caller: Caller,
+  opts: { unreadOnly?: boolean } = {},
+): Promise<TaskNotificationView[]> {
+  return notificationQuery(ctx)
+    .where(
+      and(
+        eq(taskNotifications.userId, caller.id),
+        visibleTo(caller.id),
+        opts.unreadOnly ? isNull(taskNotifications.readAt) : undefined,
+      ),
+    )
+    .orderBy(desc(taskNotifications.createdAt), desc(taskNotifications.id));
+}
+
+/** Views of the given notifications (whoever they belong to), for pushing them to their recipients. */
+export async function notificationViews(ctx: AppContext, ids: string[]): Promise<TaskNotificationView[]> {
+  if (ids.length === 0) return [];
+  return notificationQuery(ctx).where(inArray(taskNotifications.id, ids));
+}
+
+/** Marks one (already loaded for its recipient) notification read; idempotent. */
+export async function markNotificationRead(
+  ctx: AppContext,
+  notification: TaskNotificationRow,
+): Promise<TaskNotificationView> {
+  if (notification.readAt === null) {
+    await ctx.db
+      .update(taskNotifications)
+      .set({ readAt: ctx.now() })
+      .where(and(eq(taskNotifications.id, notification.id), isNull(taskNotifications.readAt)));
+  }
+  const [view] = await notificationViews(ctx, [notification.id]);
+  if (!view) throw notFound(TASK_MESSAGES.notificationNotFound);
+  return view;
+}
+
+/** Marks all the caller's unread notifications read; returns how many changed. */
+export async function markAllNotificationsRead(ctx: AppContext, caller: Caller): Promise<number> {
+  const rows = await ctx.db
+    .update(taskNotifications)
+    .set({ readAt: ctx.now() })
+    .where(and(eq(taskNotifications.userId, caller.id), isNull(taskNotifications.readAt)))
+    .returning({ id: taskNotifications.id });
+  return rows.length;
 }

@@ -3,6 +3,7 @@ import {
   TASKS_NAMESPACE,
   type TaskChangedEvent,
   type TaskListChangedEvent,
+  type TaskNotificationEvent,
 } from '@cohort/shared/tasks';
 import type { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
@@ -13,6 +14,8 @@ export interface TasksRealtime {
   taskChanged(userIds: string[], event: TaskChangedEvent): void;
   /** After a commit: a list's new state (or null: deleted) to every tab of its owner. */
   taskListChanged(ownerId: string, event: TaskListChangedEvent): void;
+  /** After a commit: a new notification to every tab of its recipient only. */
+  notification(userId: string, event: TaskNotificationEvent): void;
 }
 
 /**
@@ -28,6 +31,9 @@ export function registerTasksNamespace(ctx: AppContext, io: Server): TasksRealti
     },
     taskListChanged(ownerId, event) {
       nsp.to(userRoom(ownerId)).emit(TASK_EVENTS.taskListChanged, event);
+    },
+    notification(userId, event) {
+      nsp.to(userRoom(userId)).emit(TASK_EVENTS.notification, event);
     },
   };
 }
