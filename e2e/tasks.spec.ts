@@ -59,16 +59,18 @@ test('a task card from creation to archive and restore, seen live by a second ta
   await expect(form.getByRole('combobox', { name: 'Priority' })).toHaveValue('Medium');
   await form.getByRole('combobox', { name: 'Priority' }).selectOption('High');
   await form.getByRole('button', { name: 'Add Task' }).click();
-  const card = backlog.getByRole('button', { name: 'Prepare the launch' });
+  const card = backlog.getByRole('button', { name: 'Prepare the launch', exact: true });
   await expect(card).toContainText('High');
 
   // A second tab of the same user.
   const other = await context.newPage();
   await openBoards(other);
-  await expect(list(other, 'Backlog').getByRole('button', { name: 'Prepare the launch' })).toBeVisible();
+  await expect(
+    list(other, 'Backlog').getByRole('button', { name: 'Prepare the launch', exact: true }),
+  ).toBeVisible();
 
   await card.click();
-  const dialog = page.getByRole('dialog', { name: 'Prepare the launch' });
+  const dialog = page.getByRole('dialog', { name: 'Prepare the launch', exact: true });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByText('Slides and demo')).toBeVisible();
 
@@ -145,20 +147,22 @@ test('a task card from creation to archive and restore, seen live by a second ta
   await expect(movePanel.getByRole('button', { name: 'Backlog' })).toHaveCount(0);
   await movePanel.getByRole('button', { name: 'Doing' }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(doing.getByRole('button', { name: 'Prepare the launch' })).toBeVisible();
+  await expect(doing.getByRole('button', { name: 'Prepare the launch', exact: true })).toBeVisible();
   await expect(backlog.getByText('No tasks available')).toBeVisible();
 
   // The second tab sees the move without a reload.
-  await expect(list(other, 'Doing').getByRole('button', { name: 'Prepare the launch' })).toBeVisible();
+  await expect(
+    list(other, 'Doing').getByRole('button', { name: 'Prepare the launch', exact: true }),
+  ).toBeVisible();
   await expect(list(other, 'Backlog').getByText('No tasks available')).toBeVisible();
 
   // The shared link opens the card.
   await other.goto(link);
-  await expect(other.getByRole('dialog', { name: 'Prepare the launch' })).toBeVisible();
+  await expect(other.getByRole('dialog', { name: 'Prepare the launch', exact: true })).toBeVisible();
   await other.close();
 
   // Archive closes the card and takes the task off the board; Restore brings it back.
-  await doing.getByRole('button', { name: 'Prepare the launch' }).click();
+  await doing.getByRole('button', { name: 'Prepare the launch', exact: true }).click();
   await dialog.getByRole('button', { name: 'Archive' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(doing.getByText('No tasks available')).toBeVisible();
@@ -166,7 +170,9 @@ test('a task card from creation to archive and restore, seen live by a second ta
   await page.getByRole('button', { name: 'Restore Prepare the launch' }).click();
   await expect(page.getByText('No archived tasks')).toBeVisible();
   await sections(page).getByRole('button', { name: 'Boards' }).click();
-  await expect(list(page, 'Doing').getByRole('button', { name: 'Prepare the launch' })).toBeVisible();
+  await expect(
+    list(page, 'Doing').getByRole('button', { name: 'Prepare the launch', exact: true }),
+  ).toBeVisible();
 
   // The Table lists it under its list's name.
   await sections(page).getByRole('button', { name: 'Table' }).click();

@@ -6,7 +6,7 @@ import {
   type TaskPriority,
 } from '@cohort/shared/tasks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Loader2, Pencil, Plus, Trash2 } from 'lucide-react';
+import { GripVertical, Loader2, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
@@ -23,6 +23,7 @@ import {
   useCreateTask,
   useCreateTaskList,
 } from './tasks.queries.ts';
+import { type BoardDnd, type DragItem, useBoardDnd } from './use-board-dnd.ts';
 
 interface BoardsSectionProps {
   /** Only tasks whose title contains this (case-insensitive) are shown. */
@@ -33,6 +34,9 @@ interface BoardsSectionProps {
 /** Boards: the user's lists side by side, reloaded each time the section becomes active. */
 export function BoardsSection({ search, onOpenTask }: BoardsSectionProps) {
   const lists = useQuery({ ...taskListsQuery, refetchOnMount: 'always' });
+  const dnd = useBoardDnd();
+  // Positions are among all of a list's tasks, so moving is offered while nothing is filtered out.
+  const movable = !search.trim();
 
   if (lists.isPending) {
     return (
@@ -51,9 +55,21 @@ export function BoardsSection({ search, onOpenTask }: BoardsSectionProps) {
   return (
     <div className="flex items-start gap-4 overflow-x-auto pb-4">
       {data.map((list) => (
-        <TaskListView key={list._id} list={list} search={search} onOpenTask={onOpenTask} />
+        <TaskListView
+          key={list._id}
+          list={list}
+          search={search}
+          onOpenTask={onOpenTask}
+          dnd={movable ? dnd : undefined}
+        />
       ))}
       <AddListForm />
+      <p id="board-dnd-help" hidden>
+        Press Space or Enter to pick up, the arrow keys to move, Space or Enter to drop, Escape to cancel.
+      </p>
+      <p data-testid="dnd-announcer" aria-live="assertive" aria-atomic="true" className="sr-only">
+        {dnd.announcement}
+      </p>
     </div>
   );
 }
@@ -141,10 +157,13 @@ export function TaskListView({
   list,
   search,
   onOpenTask,
+  dnd,
 }: {
   list: TaskList;
   search: string;
   onOpenTask: (taskId: string) => void;
+  /** Drag and drop; absent while a search filters the board. */
+  dnd?: BoardDnd;
 }) {
   const tasks = useQuery(tasksOfListQuery(list._id));
   const [adding, setAdding] = useState(false);
@@ -163,20 +182,50 @@ export function TaskListView({
   else
     content = (
       <ul className="space-y-2">
-        {shown.map((task) => (
-          <li key={task._id}>
-            <TaskCardSummary task={task} onOpen={() => onOpenTask(task._id)} />
-          </li>
-        ))}
+        {shown.map((task) => {
+          const item: DragItem = { kind: 'task', id: task._id, title: task.title };
+          return (
+            <li
+              key={task._id}
+              draggable={!!dnd}
+              onDragStart={dnd && ((e) => dnd.onDragStart(e, item))}
+              onDragEnd={dnd?.onDragEnd}
+              onDragOver={dnd && ((e) => dnd.onDragOver(e, 'task'))}
+              onDrop={dnd && ((e) => dnd.onDropOnTask(e, list._id, task._id))}
+              data-task-id={task._id}
+              className={cn(
+                'flex items-stretch gap-1 rounded-lg',
+                dnd?.grabbed?.id === task._id && 'ring-2 ring-indigo-500 ring-offset-2',
+              )}
+            >
+              {dnd && <DragHandle item={item} dnd={dnd} />}
+              <div className="min-w-0 flex-1">
+                <TaskCardSummary task={task} onOpen={() => onOpenTask(task._id)} />
+              </div>
+            </li>
+          );
+        })}
       </ul>
     );
 
   return (
     <section
       aria-label={list.name}
-      className="w-72 shrink-0 rounded-xl border border-slate-200 bg-slate-100 p-3 dark:border-slate-700 dark:bg-slate-900"
+      data-list-id={list._id}
+      onDragOver={dnd && ((e) => dnd.onDragOver(e, 'list'))}
+      onDrop={dnd && ((e) => dnd.onDropOnList(e, list._id))}
+      className={cn(
+        'w-72 shrink-0 rounded-xl border border-slate-200 bg-slate-100 p-3 dark:border-slate-700 dark:bg-slate-900',
+        dnd?.grabbed?.id === list._id && 'ring-2 ring-indigo-500 ring-offset-2',
+      )}
     >
-      <ListHeader list={list} taskCount={tasks.data?.length ?? list.tasks.length} />
+      <ListHeader
+        list={list}
+        taskCount={tasks.data?.length ?? list.tasks.length}
+        handle={
+          dnd && <DragHandle item={{ kind: 'list', id: list._id, title: list.name }} dnd={dnd} draggable />
+        }
+      />
       {content}
       <div className="mt-3">
         {adding ? (
@@ -455,5 +504,32 @@ function DeleteListDialog({
         )}
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * "Move <title>": Space or Enter picks the item up, the arrow keys move it, Space or Enter drops it
+ * and Escape cancels. A list's handle is also what the mouse drags (a card drags as a whole).
+ */
+function DragHandle({ item, dnd, draggable }: { item: DragItem; dnd: BoardDnd; draggable?: boolean }) {
+  const grabbed = dnd.grabbed?.id === item.id;
+  return (
+    <button
+      type="button"
+      aria-label={`Move ${item.title}`}
+      aria-pressed={grabbed}
+      aria-describedby="board-dnd-help"
+      data-drag-handle={item.id}
+      draggable={draggable}
+      onDragStart={draggable ? (e) => dnd.onDragStart(e, item) : undefined}
+      onDragEnd={draggable ? dnd.onDragEnd : undefined}
+      onKeyDown={(e) => dnd.onHandleKeyDown(e, item)}
+      className={cn(
+        'shrink-0 cursor-grab rounded px-0.5 text-slate-400 hover:bg-slate-200 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:hover:bg-slate-800 dark:hover:text-slate-200',
+        grabbed && 'bg-indigo-100 text-indigo-700 dark:bg-indigo-900 dark:text-indigo-200',
+      )}
+    >
+      <GripVertical aria-hidden="true" className="size-4" />
+    </button>
   );
 }
