@@ -34,6 +34,8 @@ test('a task card from creation to archive and restore, seen live by a second ta
   request,
   baseURL,
 }) => {
+  // A long journey (two tabs, every card feature); it needs more than the default when run in parallel.
+  test.setTimeout(60_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const email = uniqueEmail();
   await createAccount(request, email);

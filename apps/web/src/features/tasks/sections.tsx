@@ -1,4 +1,4 @@
-import type { Task } from '@cohort/shared/tasks';
+import type { Task, TaskNotification } from '@cohort/shared/tasks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, BookOpen, HelpCircle, LifeBuoy } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
@@ -6,13 +6,17 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
+import { cn } from '../../lib/cn.ts';
 import {
   archivedTasksQuery,
   assignedTasksQuery,
   formatDeadline,
+  notificationsQuery,
+  personName,
   taskApi,
   taskKeys,
   taskListsQuery,
+  useMarkNotificationsRead,
 } from './tasks.queries.ts';
 
 const sectionHeading = 'text-xl font-bold tracking-tight text-slate-900 dark:text-slate-100';
@@ -151,60 +155,92 @@ export function TableSection({ search, onOpenTask }: { search: string; onOpenTas
   );
 }
 
-const DAY = 24 * 60 * 60 * 1000;
+function notificationText(n: TaskNotification) {
+  const actor = n.actor ? personName(n.actor) : 'Someone';
+  switch (n.kind) {
+    case 'assigned':
+      return `${actor} assigned you "${n.task.title}"`;
+    case 'comment':
+      return `${actor} commented on "${n.task.title}"`;
+    case 'due':
+      return `"${n.task.title}" is due within 24 hours`;
+  }
+}
 
-/** Notifications derived from real data: tasks due within 24 hours and tasks assigned to you. */
+/** Notifications from the server (refreshed by the /tasks push), newest first, unread ones marked. */
 export function NotificationsSection({ onOpenTask }: { onOpenTask: (id: string) => void }) {
-  const lists = useQuery(taskListsQuery);
-  const assigned = useQuery(assignedTasksQuery);
-  const now = Date.now();
-  const items: Array<{ key: string; taskId: string; text: string; time: string }> = [];
-  for (const task of (lists.data ?? []).flatMap((l) => l.tasks)) {
-    const due = task.dates.deadline ? Date.parse(task.dates.deadline) : Number.NaN;
-    if (!Number.isNaN(due) && due - now <= DAY && due - now > -DAY) {
-      items.push({
-        key: `due-${task._id}`,
-        taskId: task._id,
-        text: `"${task.title}" is due ${formatDeadline(task.dates.deadline)}`,
-        time: task.updatedAt,
-      });
-    }
-  }
-  for (const task of assigned.data ?? []) {
-    items.push({
-      key: `assigned-${task._id}`,
-      taskId: task._id,
-      text: `"${task.title}" was assigned to you`,
-      time: task.updatedAt,
-    });
-  }
-  items.sort((a, b) => b.time.localeCompare(a.time));
+  const notifications = useQuery({ ...notificationsQuery, refetchOnMount: 'always' });
+  const markRead = useMarkNotificationsRead();
+  const items = notifications.data ?? [];
+  const unread = items.filter((n) => !n.read).length;
+  const onError = (err: Error) => toast.error(`Failed to mark as read: ${err.message}`);
 
   return (
     <section aria-labelledby="notifications-heading">
-      <h2 id="notifications-heading" className={sectionHeading}>
-        Notifications
-      </h2>
-      {lists.isPending || assigned.isPending ? (
-        <p role="status" className="mt-4 text-slate-600">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="notifications-heading" className={sectionHeading}>
+          Notifications
+        </h2>
+        {unread > 0 && (
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={markRead.isPending}
+            onClick={() => markRead.mutate(null, { onError })}
+          >
+            Mark all as read
+          </Button>
+        )}
+      </div>
+      {notifications.isPending ? (
+        <p role="status" className="mt-4 text-slate-600 dark:text-slate-300">
           Loading notifications...
         </p>
+      ) : notifications.isError ? (
+        <p role="alert" className="mt-4 text-red-700">
+          Failed to fetch notifications
+        </p>
       ) : items.length === 0 ? (
-        <p className="mt-4 text-slate-600">No notifications</p>
+        <p className="mt-4 text-slate-600 dark:text-slate-300">No notifications</p>
       ) : (
-        <ul className="mt-4 space-y-2">
-          {items.map((item) => (
+        <ul className="mt-4 space-y-2" aria-label="Notifications">
+          {items.map((n) => (
             <li
-              key={item.key}
-              className="rounded-lg border border-slate-200 bg-white p-3 text-sm dark:border-slate-700 dark:bg-slate-800"
+              key={n._id}
+              data-unread={!n.read || undefined}
+              className={cn(
+                'flex flex-wrap items-center justify-between gap-2 rounded-lg border p-3 text-sm',
+                n.read
+                  ? 'border-slate-200 bg-white text-slate-600 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-300'
+                  : 'border-l-4 border-indigo-500 bg-indigo-50 font-semibold text-slate-900 dark:bg-indigo-950 dark:text-slate-100',
+              )}
             >
-              <button
-                type="button"
-                className="text-left hover:underline"
-                onClick={() => onOpenTask(item.taskId)}
-              >
-                {item.text}
-              </button>
+              <div className="min-w-0">
+                {!n.read && <span className="sr-only">Unread: </span>}
+                <button
+                  type="button"
+                  className="text-left hover:underline"
+                  onClick={() => onOpenTask(n.task._id)}
+                >
+                  {notificationText(n)}
+                </button>
+                <time
+                  dateTime={n.createdAt}
+                  className="ml-2 text-xs font-normal text-slate-500 dark:text-slate-400"
+                >
+                  {new Date(n.createdAt).toLocaleString()}
+                </time>
+              </div>
+              {!n.read && (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  disabled={markRead.isPending}
+                  onClick={() => markRead.mutate(n._id, { onError })}
+                >
+                  Mark as read
+                </Button>
+              )}
             </li>
           ))}
         </ul>

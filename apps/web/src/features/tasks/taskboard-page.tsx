@@ -26,7 +26,13 @@ import {
   type Theme,
 } from './sections.tsx';
 import { TaskCardModal } from './task-card.tsx';
-import { type RecentTask, readRecentTasks, rememberRecentTask, taskListsQuery } from './tasks.queries.ts';
+import {
+  notificationsQuery,
+  type RecentTask,
+  readRecentTasks,
+  rememberRecentTask,
+  taskListsQuery,
+} from './tasks.queries.ts';
 import { useLiveTasks } from './use-live-tasks.ts';
 
 export type Section =
@@ -81,6 +87,8 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
   // The stored theme is per user: re-read it once the signed-in user is known.
   const theme = themeState.email === email ? themeState.theme : readTheme(email);
   const lists = useQuery(taskListsQuery);
+  const notifications = useQuery(notificationsQuery);
+  const unread = (notifications.data ?? []).filter((n) => !n.read).length;
   const searchId = useId();
 
   function changeTheme(next: Theme) {
@@ -153,6 +161,15 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
                 >
                   <Icon aria-hidden="true" className="size-4" />
                   {label}
+                  {id === 'notifications' && unread > 0 && (
+                    <span
+                      data-testid="unread-badge"
+                      className="ml-auto rounded-full bg-red-600 px-1.5 py-0.5 text-xs leading-none font-bold text-white"
+                    >
+                      {unread}
+                      <span className="sr-only"> unread</span>
+                    </span>
+                  )}
                 </button>
               </li>
             ))}

@@ -164,6 +164,7 @@ describe('Taskboard', () => {
     mockFetch({
       'GET /api/me': () => ({ json: meResponse }),
       'GET /api/tasklists': () => ({ json: LISTS }),
+      'GET /api/tasks/notifications': () => ({ json: [] }),
       // Both lists ask; the mock cannot see the query string, so the test uses one list's content.
       'GET /api/tasks': () => ({ json: tasksOfL1 }),
     });

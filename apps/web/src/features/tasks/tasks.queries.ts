@@ -1,4 +1,11 @@
-import type { Task, TaskDetail, TaskList, TaskPriority } from '@cohort/shared/tasks';
+import type {
+  ReadAllTaskNotificationsResponse,
+  Task,
+  TaskDetail,
+  TaskList,
+  TaskNotification,
+  TaskPriority,
+} from '@cohort/shared/tasks';
 import type { MemberListItem, WorkspaceSummary } from '@cohort/shared/workspaces';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
@@ -11,6 +18,7 @@ export const taskKeys = {
   detail: (taskId: string) => [...taskKeys.all, 'detail', taskId] as const,
   archived: () => [...taskKeys.all, 'archived'] as const,
   assigned: () => [...taskKeys.all, 'assigned'] as const,
+  notifications: () => [...taskKeys.all, 'notifications'] as const,
 };
 
 const taskPath = (taskId: string) => `/api/tasks/${encodeURIComponent(taskId)}`;
@@ -42,6 +50,44 @@ export const assignedTasksQuery = queryOptions({
   queryKey: taskKeys.assigned(),
   queryFn: ({ signal }) => api.get<Task[]>('/api/tasks/assigned', signal),
 });
+
+/** The caller's notifications, newest first. */
+export const notificationsQuery = queryOptions({
+  queryKey: taskKeys.notifications(),
+  queryFn: async ({ signal }) => {
+    const items = await api.get<TaskNotification[]>('/api/tasks/notifications', signal);
+    return [...items].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  },
+});
+
+export const notificationApi = {
+  markRead: (id: string) =>
+    api.post<TaskNotification>(`/api/tasks/notifications/${encodeURIComponent(id)}/read`),
+  markAllRead: () => api.post<ReadAllTaskNotificationsResponse>('/api/tasks/notifications/read-all'),
+};
+
+/** Marks one notification (an id) or all of them (null) read, showing it at once. */
+export function useMarkNotificationsRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string | null): Promise<void> => {
+      if (id) await notificationApi.markRead(id);
+      else await notificationApi.markAllRead();
+    },
+    onMutate: async (id) => {
+      await queryClient.cancelQueries({ queryKey: taskKeys.notifications() });
+      const before = queryClient.getQueryData<TaskNotification[]>(taskKeys.notifications());
+      queryClient.setQueryData<TaskNotification[]>(taskKeys.notifications(), (old) =>
+        old?.map((n) => (id === null || n._id === id ? { ...n, read: true } : n)),
+      );
+      return { before };
+    },
+    onError: (_err, _id, context) => {
+      if (context?.before) queryClient.setQueryData(taskKeys.notifications(), context.before);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.notifications() }),
+  });
+}
 
 export function useCreateTaskList() {
   const queryClient = useQueryClient();

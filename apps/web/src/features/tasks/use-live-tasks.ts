@@ -17,6 +17,7 @@ export function useLiveTasks() {
     };
     socket.on(TASK_EVENTS.taskChanged, refresh);
     socket.on(TASK_EVENTS.taskListChanged, refresh);
+    socket.on(TASK_EVENTS.notification, refresh);
     // A reconnection may have missed pushes; the first connection follows a fresh load.
     let connectedBefore = false;
     const onConnect = () => {
@@ -27,6 +28,7 @@ export function useLiveTasks() {
     return () => {
       socket.off(TASK_EVENTS.taskChanged, refresh);
       socket.off(TASK_EVENTS.taskListChanged, refresh);
+      socket.off(TASK_EVENTS.notification, refresh);
       socket.off('connect', onConnect);
       socket.disconnect();
     };
