@@ -17,6 +17,9 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
+import { callsRoutes } from './features/calls/calls.routes.ts';
+import { AdHocRooms } from './features/calls/calls.service.ts';
+import { registerMeshNamespace, registerVideoNamespace } from './features/calls/calls.socket.ts';
 import { chatRoutes } from './features/chat/chat.routes.ts';
 import { registerChatNamespace } from './features/chat/chat.socket.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
@@ -122,9 +125,13 @@ export async function buildApp(opts: BuildAppOptions) {
   const realtime = { ...defaultRealtimeOptions(), ...opts.realtime };
   const chat = registerChatNamespace(ctx, io, realtime);
   registerDirectNamespace(ctx, io, realtime);
+  const adHocRooms = new AdHocRooms();
+  registerVideoNamespace(ctx, io, realtime);
+  registerMeshNamespace(ctx, io, realtime, adHocRooms);
   const stopSessionWatch = watchSessions(ctx, io, realtime);
   await app.register(chatRoutes(ctx, chat));
   await app.register(directRoutes(ctx));
+  await app.register(callsRoutes(ctx, adHocRooms));
   await app.register(tasksRoutes(ctx, registerTasksNamespace(ctx, io)));
 
   const webDist = resolve(config.WEB_DIST ?? defaultWebDist);

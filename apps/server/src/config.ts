@@ -5,6 +5,12 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+const splitList = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
 /** Every environment variable the server reads, parsed once. All are optional. */
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -24,6 +30,12 @@ const configSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalString,
+  /** Comma-separated STUN URLs handed to browsers by GET /api/calls/ice-servers. */
+  STUN_URLS: z.string().default('stun:stun.l.google.com:19302').transform(splitList),
+  /** Comma-separated TURN URLs; TURN is offered only when TURN_SECRET is set too. */
+  TURN_URLS: optionalString.transform((v) => (v === undefined ? [] : splitList(v))),
+  /** coturn's `static-auth-secret` (use-auth-secret): credentials are derived, never stored. */
+  TURN_SECRET: optionalString,
 });
 
 export type Config = z.infer<typeof configSchema>;

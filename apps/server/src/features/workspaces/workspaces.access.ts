@@ -146,3 +146,21 @@ export async function channelMemberIds(
   for (const r of rows) result.get(r.channelId)?.push(r.userId);
   return result;
 }
+
+/**
+ * The channel `channelId` in whichever workspace holds it, when the caller may read it (for
+ * callers that only know the channel id, like a call room); 404 otherwise, exactly as above.
+ */
+export async function loadChannelByIdForUser(
+  ctx: AppContext,
+  caller: Caller,
+  channelId: string,
+): Promise<ChannelAccess> {
+  if (!isUuid(channelId)) throw channelNotFound();
+  const [row] = await ctx.db
+    .select({ workspaceId: channels.workspaceId })
+    .from(channels)
+    .where(eq(channels.id, channelId));
+  if (!row) throw channelNotFound();
+  return loadChannelForUser(ctx, caller, row.workspaceId, channelId);
+}

@@ -1,0 +1,314 @@
+import {
+  acceptCallPayload,
+  CALL_PAYLOAD_MAX_BYTES,
+  CALL_RATE_LIMIT,
+  CALL_RATE_WINDOW_MS,
+  CALL_REASONS,
+  type CallAck,
+  callPeerPayload,
+  initiateCallPayload,
+  MESH_EVENTS,
+  MESH_NAMESPACE,
+  MESH_ROOM_MAX,
+  type MeshParticipant,
+  meshAnswerPayload,
+  meshCandidatePayload,
+  meshJoinPayload,
+  meshOfferPayload,
+  VIDEO_EVENTS,
+  VIDEO_NAMESPACE,
+  videoCandidatePayload,
+} from '@cohort/shared/calls';
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { type Ack, ackOf } from '../../realtime/acks.ts';
+import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
+import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
+import { loadChannelByIdForUser } from '../workspaces/workspaces.access.ts';
+import { type AdHocRooms, findCallee } from './calls.service.ts';
+
+const refuse = (reason: string): CallAck => ({ ok: false, reason });
+const OK: CallAck = { ok: true };
+
+/** The serialized size of a payload, or Infinity when it cannot be serialized. */
+function sizeOf(payload: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(payload) ?? '');
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * Every signalling handler goes through the same gate: flood limit, size limit, schema. A refused
+ * event is answered through its acknowledgement and relays nothing.
+ */
+function guarded<S extends z.ZodType>(
+  limiter: SendLimiter,
+  schema: S,
+  handler: (data: z.infer<S>, reply: Ack) => unknown,
+) {
+  return async (payload: unknown, ack: unknown) => {
+    const reply = ackOf(ack);
+    if (!limiter.take()) return reply(refuse(CALL_REASONS.slowDown));
+    if (sizeOf(payload) > CALL_PAYLOAD_MAX_BYTES) return reply(refuse(CALL_REASONS.tooLarge));
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) return reply(refuse(CALL_REASONS.invalid));
+    await handler(parsed.data, reply);
+  };
+}
+
+const callLimiter = (options: RealtimeOptions) =>
+  new SendLimiter({ ...options, sendRateLimit: CALL_RATE_LIMIT, sendRateWindowMs: CALL_RATE_WINDOW_MS });
+
+/** One side of a call: who is on the other end, and which socket of each side carries it. */
+interface CallLeg {
+  peerId: string;
+  peerEmail: string;
+  role: 'caller' | 'callee';
+  state: 'ringing' | 'active';
+  /** This side's socket in the call (the callee's is known once it accepts). */
+  socketId?: string;
+}
+
+const isRingingCallee = (leg: CallLeg | undefined): leg is CallLeg =>
+  leg !== undefined && leg.role === 'callee' && leg.state === 'ringing';
+
+/**
+ * `/video`: one-to-one calls by e-mail. The caller is the session user (`register-email` is a
+ * no-op). Call state lives in this node's memory, one leg per user: events reach the other party
+ * through `user:<id>` / socket-id rooms, so they cross nodes through the adapter, but the busy check
+ * only sees calls set up on this node (docs/calls.md).
+ */
+export function registerVideoNamespace(ctx: AppContext, io: Server, options: RealtimeOptions) {
+  const nsp = authenticatedNamespace(ctx, io, VIDEO_NAMESPACE);
+  const legs = new Map<string, CallLeg>();
+
+  /** Where events for `userId`'s side of the call go: its call socket, or every tab while ringing. */
+  const target = (userId: string) => {
+    const leg = legs.get(userId);
+    return leg?.socketId ?? userRoom(userId);
+  };
+
+  /** The caller's leg when `toEmail` is the other party of the caller's call; otherwise undefined. */
+  const legWith = (userId: string, toEmail: string) => {
+    const leg = legs.get(userId);
+    return leg && leg.peerEmail === toEmail.trim().toLowerCase() ? leg : undefined;
+  };
+
+  const hangUp = (userId: string, event: string, fromEmail: string) => {
+    const leg = legs.get(userId);
+    if (!leg) return;
+    const to = target(leg.peerId);
+    legs.delete(userId);
+    if (legs.get(leg.peerId)?.peerId === userId) legs.delete(leg.peerId);
+    nsp.to(to).emit(event, { from: fromEmail });
+  };
+
+  nsp.on('connection', (socket: Socket) => {
+    const user = (socket.data as SocketData).user;
+    const me = { id: user.id, email: user.email.toLowerCase() };
+    const limiter = callLimiter(options);
+
+    socket.on(VIDEO_EVENTS.registerEmail, (_payload: unknown, ack: unknown) => ackOf(ack)(OK));
+
+    socket.on(
+      VIDEO_EVENTS.initiateCall,
+      guarded(limiter, initiateCallPayload, async ({ toEmail, offer }, reply) => {
+        try {
+          const callee = await findCallee(ctx, me, toEmail);
+          if (!callee) return reply(refuse(CALL_REASONS.unavailable));
+          const online = await nsp.in(userRoom(callee.id)).fetchSockets();
+          if (online.length === 0) return reply(refuse(CALL_REASONS.unavailable));
+          if (legs.has(callee.id) || legs.has(me.id)) return reply(refuse(CALL_REASONS.busy));
+          legs.set(me.id, {
+            peerId: callee.id,
+            peerEmail: callee.email.toLowerCase(),
+            role: 'caller',
+            state: 'ringing',
+            socketId: socket.id,
+          });
+          legs.set(callee.id, { peerId: me.id, peerEmail: me.email, role: 'callee', state: 'ringing' });
+          reply(OK);
+          nsp.to(userRoom(callee.id)).emit(VIDEO_EVENTS.incomingCall, { from: me.email, offer });
+        } catch (err) {
+          ctx.log.error({ err }, 'initiate-call failed');
+          reply(refuse(CALL_REASONS.serverError));
+        }
+      }),
+    );
+
+    socket.on(
+      VIDEO_EVENTS.acceptCall,
+      guarded(limiter, acceptCallPayload, ({ to, answer }, reply) => {
+        const leg = legWith(me.id, to);
+        if (!isRingingCallee(leg)) return reply(refuse(CALL_REASONS.noCall));
+        leg.state = 'active';
+        leg.socketId = socket.id;
+        const peer = legs.get(leg.peerId);
+        if (peer) peer.state = 'active';
+        reply(OK);
+        nsp.to(target(leg.peerId)).emit(VIDEO_EVENTS.callAccepted, { from: me.email, answer });
+        // The other tabs of the callee stop ringing.
+        socket.to(userRoom(me.id)).emit(VIDEO_EVENTS.callEnded, { from: leg.peerEmail });
+      }),
+    );
+
+    socket.on(
+      VIDEO_EVENTS.candidate,
+      guarded(limiter, videoCandidatePayload, ({ to, candidate }, reply) => {
+        const leg = legWith(me.id, to);
+        // Only the socket carrying this side of the call may speak for it (another tab may not).
+        if (!leg || (leg.socketId !== undefined && leg.socketId !== socket.id)) {
+          return reply(refuse(CALL_REASONS.noCall));
+        }
+        reply(OK);
+        nsp.to(target(leg.peerId)).emit(VIDEO_EVENTS.candidate, { from: me.email, candidate });
+      }),
+    );
+
+    socket.on(
+      VIDEO_EVENTS.endCall,
+      guarded(limiter, callPeerPayload, ({ to }, reply) => {
+        if (!legWith(me.id, to)) return reply(refuse(CALL_REASONS.noCall));
+        reply(OK);
+        hangUp(me.id, VIDEO_EVENTS.callEnded, me.email);
+      }),
+    );
+
+    socket.on(
+      VIDEO_EVENTS.rejectCall,
+      guarded(limiter, callPeerPayload, ({ to }, reply) => {
+        const leg = legWith(me.id, to);
+        if (!isRingingCallee(leg)) return reply(refuse(CALL_REASONS.noCall));
+        reply(OK);
+        hangUp(me.id, VIDEO_EVENTS.callRejected, me.email);
+        socket.to(userRoom(me.id)).emit(VIDEO_EVENTS.callEnded, { from: leg.peerEmail });
+      }),
+    );
+
+    socket.on('disconnect', () => {
+      const leg = legs.get(me.id);
+      if (!leg) return;
+      const carried = leg.socketId === socket.id;
+      const ringingNoTabLeft =
+        leg.socketId === undefined && (nsp.adapter.rooms.get(userRoom(me.id))?.size ?? 0) === 0;
+      if (carried || ringingNoTabLeft) hangUp(me.id, VIDEO_EVENTS.callEnded, me.email);
+    });
+  });
+
+  return { nsp };
+}
+
+interface MeshSocketData extends SocketData {
+  meshRoom?: string;
+}
+
+const meshRoomName = (room: string) => `mesh:${room}`;
+
+const participantOf = (socketId: string, data: Partial<MeshSocketData>): MeshParticipant => ({
+  id: socketId,
+  email: data.user?.email ?? '',
+  name: `${data.user?.firstName ?? ''} ${data.user?.lastName ?? ''}`.trim(),
+});
+
+/**
+ * `/mesh`: rooms of up to six, each a channel the user may read or an ad-hoc room created by
+ * `POST /api/calls/rooms`. A socket is in at most one room; offers, answers and candidates go only
+ * to a socket of the sender's room. Membership is read through the adapter (`fetchSockets`), so a
+ * room spans nodes.
+ */
+export function registerMeshNamespace(
+  ctx: AppContext,
+  io: Server,
+  options: RealtimeOptions,
+  adHoc: AdHocRooms,
+) {
+  const nsp: Namespace = authenticatedNamespace(ctx, io, MESH_NAMESPACE);
+
+  const mayJoin = async (user: SocketData['user'], room: string) => {
+    if (adHoc.has(room)) return true;
+    try {
+      await loadChannelByIdForUser(ctx, user, room);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  nsp.on('connection', (socket: Socket) => {
+    const data = socket.data as MeshSocketData;
+    const limiter = callLimiter(options);
+
+    const leave = async () => {
+      const room = data.meshRoom;
+      if (!room) return;
+      data.meshRoom = undefined;
+      await socket.leave(meshRoomName(room));
+      nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
+    };
+
+    const others = async () => {
+      if (!data.meshRoom) return [];
+      const members = await nsp.in(meshRoomName(data.meshRoom)).fetchSockets();
+      return members.filter((s) => s.id !== socket.id);
+    };
+
+    socket.on(
+      MESH_EVENTS.join,
+      guarded(limiter, meshJoinPayload, async ({ room }, reply) => {
+        try {
+          if (!(await mayJoin(data.user, room))) return reply(refuse(CALL_REASONS.forbidden));
+          if (data.meshRoom === room) return reply(OK);
+          const present = await nsp.in(meshRoomName(room)).fetchSockets();
+          if (present.length >= MESH_ROOM_MAX) return reply(refuse(CALL_REASONS.roomFull));
+          await leave();
+          data.meshRoom = room;
+          socket.join(meshRoomName(room));
+          reply(OK);
+          socket.to(meshRoomName(room)).emit(MESH_EVENTS.userJoined, participantOf(socket.id, data));
+        } catch (err) {
+          ctx.log.error({ err }, 'mesh join failed');
+          reply(refuse(CALL_REASONS.serverError));
+        }
+      }),
+    );
+
+    socket.on(MESH_EVENTS.leave, async (_payload: unknown, ack: unknown) => {
+      await leave();
+      ackOf(ack)(OK);
+    });
+
+    socket.on(MESH_EVENTS.getUsers, async (_payload: unknown, ack: unknown) => {
+      const reply = ackOf(typeof _payload === 'function' ? _payload : ack);
+      if (!limiter.take()) return reply(refuse(CALL_REASONS.slowDown));
+      const list = (await others()).map((s) => participantOf(s.id, s.data as Partial<MeshSocketData>));
+      socket.emit(MESH_EVENTS.userList, list);
+      reply({ ok: true, users: list });
+    });
+
+    const relay =
+      (event: string, field: 'offer' | 'answer' | 'candidate') =>
+      async (msg: { to: string } & Record<string, unknown>, reply: Ack) => {
+        const peers = await others();
+        if (!peers.some((s) => s.id === msg.to)) return reply(refuse(CALL_REASONS.forbidden));
+        reply(OK);
+        nsp.to(msg.to).emit(event, { from: socket.id, [field]: msg[field] });
+      };
+
+    socket.on(MESH_EVENTS.offer, guarded(limiter, meshOfferPayload, relay(MESH_EVENTS.offer, 'offer')));
+    socket.on(MESH_EVENTS.answer, guarded(limiter, meshAnswerPayload, relay(MESH_EVENTS.answer, 'answer')));
+    socket.on(
+      MESH_EVENTS.candidate,
+      guarded(limiter, meshCandidatePayload, relay(MESH_EVENTS.candidate, 'candidate')),
+    );
+
+    socket.on('disconnect', () => {
+      const room = data.meshRoom;
+      if (room) nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
+    });
+  });
+
+  return { nsp };
+}
