@@ -28,6 +28,9 @@ import { authenticatedNamespace, type SocketData, userRoom } from '../../realtim
 import { loadChannelByIdForUser } from '../workspaces/workspaces.access.ts';
 import { type AdHocRooms, findCallee } from './calls.service.ts';
 
+/** Server-to-server event that replicates call legs between nodes. */
+const LEG_SYNC = 'calls:leg';
+
 const refuse = (reason: string): CallAck => ({ ok: false, reason });
 const OK: CallAck = { ok: true };
 
@@ -77,13 +80,31 @@ const isRingingCallee = (leg: CallLeg | undefined): leg is CallLeg =>
 
 /**
  * `/video`: one-to-one calls by e-mail. The caller is the session user (`register-email` is a
- * no-op). Call state lives in this node's memory, one leg per user: events reach the other party
- * through `user:<id>` / socket-id rooms, so they cross nodes through the adapter, but the busy check
- * only sees calls set up on this node (docs/calls.md).
+ * no-op). Call state lives in memory, one leg per user, replicated to the other nodes through the
+ * adapter when Redis is used; events reach the other party through `user:<id>` / socket-id rooms,
+ * so they cross nodes too (docs/calls.md).
  */
 export function registerVideoNamespace(ctx: AppContext, io: Server, options: RealtimeOptions) {
   const nsp = authenticatedNamespace(ctx, io, VIDEO_NAMESPACE);
   const legs = new Map<string, CallLeg>();
+  // With Redis, every node keeps a replica of every leg (server-side events through the adapter),
+  // so the callee's node knows the call the caller's node set up, and `busy` holds cluster-wide
+  // (eventually: two simultaneous calls to one person on two nodes may both ring).
+  const replicated = ctx.config.REDIS_URL !== undefined;
+  const setLeg = (userId: string, leg: CallLeg) => {
+    legs.set(userId, leg);
+    if (replicated) nsp.serverSideEmit(LEG_SYNC, { userId, leg });
+  };
+  const deleteLeg = (userId: string) => {
+    legs.delete(userId);
+    if (replicated) nsp.serverSideEmit(LEG_SYNC, { userId, leg: null });
+  };
+  if (replicated) {
+    nsp.on(LEG_SYNC, (msg: { userId: string; leg: CallLeg | null }) => {
+      if (msg.leg) legs.set(msg.userId, msg.leg);
+      else legs.delete(msg.userId);
+    });
+  }
 
   /** Where events for `userId`'s side of the call go: its call socket, or every tab while ringing. */
   const target = (userId: string) => {
@@ -101,8 +122,8 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
     const leg = legs.get(userId);
     if (!leg) return;
     const to = target(leg.peerId);
-    legs.delete(userId);
-    if (legs.get(leg.peerId)?.peerId === userId) legs.delete(leg.peerId);
+    deleteLeg(userId);
+    if (legs.get(leg.peerId)?.peerId === userId) deleteLeg(leg.peerId);
     nsp.to(to).emit(event, { from: fromEmail });
   };
 
@@ -122,14 +143,14 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
           const online = await nsp.in(userRoom(callee.id)).fetchSockets();
           if (online.length === 0) return reply(refuse(CALL_REASONS.unavailable));
           if (legs.has(callee.id) || legs.has(me.id)) return reply(refuse(CALL_REASONS.busy));
-          legs.set(me.id, {
+          setLeg(me.id, {
             peerId: callee.id,
             peerEmail: callee.email.toLowerCase(),
             role: 'caller',
             state: 'ringing',
             socketId: socket.id,
           });
-          legs.set(callee.id, { peerId: me.id, peerEmail: me.email, role: 'callee', state: 'ringing' });
+          setLeg(callee.id, { peerId: me.id, peerEmail: me.email, role: 'callee', state: 'ringing' });
           reply(OK);
           nsp.to(userRoom(callee.id)).emit(VIDEO_EVENTS.incomingCall, { from: me.email, offer });
         } catch (err) {
@@ -144,10 +165,9 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
       guarded(limiter, acceptCallPayload, ({ to, answer }, reply) => {
         const leg = legWith(me.id, to);
         if (!isRingingCallee(leg)) return reply(refuse(CALL_REASONS.noCall));
-        leg.state = 'active';
-        leg.socketId = socket.id;
+        setLeg(me.id, { ...leg, state: 'active', socketId: socket.id });
         const peer = legs.get(leg.peerId);
-        if (peer) peer.state = 'active';
+        if (peer) setLeg(leg.peerId, { ...peer, state: 'active' });
         reply(OK);
         nsp.to(target(leg.peerId)).emit(VIDEO_EVENTS.callAccepted, { from: me.email, answer });
         // The other tabs of the callee stop ringing.
