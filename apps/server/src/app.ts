@@ -125,7 +125,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const realtime = { ...defaultRealtimeOptions(), ...opts.realtime };
   const chat = registerChatNamespace(ctx, io, realtime);
   registerDirectNamespace(ctx, io, realtime);
-  const adHocRooms = new AdHocRooms();
+  const adHocRooms = new AdHocRooms(ctx.now);
   registerVideoNamespace(ctx, io, realtime);
   registerMeshNamespace(ctx, io, realtime, adHocRooms);
   const stopSessionWatch = watchSessions(ctx, io, realtime);

@@ -156,4 +156,13 @@ describe('/mesh rooms', () => {
     await join(b, other._id);
     expect(await left).toEqual({ id: b.id });
   });
+
+  it('an ad-hoc link expires after a day', async () => {
+    const res = await client(t).post('/api/calls/rooms', ada, {});
+    const { roomId } = res.json() as { roomId: string };
+    // Last in the file: the clock jump would also expire the test sessions for later tests.
+    const o = await mesh(outsider);
+    t.advance(24 * 60 * 60 * 1000 + 1);
+    expect(await join(o, roomId)).toEqual({ ok: false, reason: CALL_REASONS.forbidden });
+  });
 });

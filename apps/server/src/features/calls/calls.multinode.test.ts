@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CALL_REASONS, type CallAck, VIDEO_EVENTS, VIDEO_NAMESPACE } from '@cohort/shared/calls';
+import {
+  CALL_REASONS,
+  type CallAck,
+  MESH_EVENTS,
+  MESH_NAMESPACE,
+  VIDEO_EVENTS,
+  VIDEO_NAMESPACE,
+} from '@cohort/shared/calls';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
@@ -106,5 +113,19 @@ describe.skipIf(!redisUrl)('/video across two nodes', () => {
     const ended = next(a, VIDEO_EVENTS.callEnded);
     expect(await request(b, VIDEO_EVENTS.endCall, { to: alice.email })).toEqual({ ok: true });
     await ended;
+  });
+
+  it('an ad-hoc mesh room created on node A can be joined on node B', async () => {
+    const first = nodes[0] as CohortApp;
+    const res = await first.app.inject({ method: 'POST', url: '/api/calls/rooms', headers: alice.auth });
+    const { roomId } = res.json() as { roomId: string };
+    const m = await openSocket(urls[1] ?? '', MESH_NAMESPACE, carol.token);
+    sockets.push(m);
+    let ack: CallAck = { ok: false, reason: '' };
+    for (let i = 0; i < 50 && !ack.ok; i++) {
+      ack = await request<CallAck>(m, MESH_EVENTS.join, { room: roomId });
+      if (!ack.ok) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(ack).toEqual({ ok: true });
   });
 });

@@ -64,21 +64,41 @@ export function iceServersFor(ctx: AppContext, userId: string): IceServer[] {
   return servers;
 }
 
+/** How long an ad-hoc room's link lets people join (those already in the call stay). */
+export const AD_HOC_ROOM_TTL_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Ad-hoc mesh rooms (`POST /api/calls/rooms`), kept in this node's memory: the id is an unguessable
- * capability shared by link. With several nodes a room is known only to the node that created it
- * (sticky sessions, or a table, would lift that — see docs/calls.md).
+ * Ad-hoc mesh rooms (`POST /api/calls/rooms`), kept in memory: the id is an unguessable capability
+ * shared by link, valid for a day. `onCreated` lets the mesh namespace replicate new rooms to the
+ * other nodes through the adapter.
  */
 export class AdHocRooms {
-  private readonly rooms = new Map<string, { createdBy: string; createdAt: number }>();
+  private readonly rooms = new Map<string, number>();
+  onCreated: (id: string, expiresAt: number) => void = () => {};
 
-  create(userId: string, now: Date): string {
+  constructor(private readonly now: () => Date) {}
+
+  create(): string {
     const id = `r-${randomUUID()}`;
-    this.rooms.set(id, { createdBy: userId, createdAt: now.getTime() });
+    const expiresAt = this.now().getTime() + AD_HOC_ROOM_TTL_MS;
+    this.add(id, expiresAt);
+    this.onCreated(id, expiresAt);
     return id;
   }
 
+  /** A room created on another node. */
+  add(id: string, expiresAt: number): void {
+    this.prune();
+    this.rooms.set(id, expiresAt);
+  }
+
   has(id: string): boolean {
-    return this.rooms.has(id);
+    const expiresAt = this.rooms.get(id);
+    return expiresAt !== undefined && expiresAt > this.now().getTime();
+  }
+
+  private prune() {
+    const now = this.now().getTime();
+    for (const [id, expiresAt] of this.rooms) if (expiresAt <= now) this.rooms.delete(id);
   }
 }

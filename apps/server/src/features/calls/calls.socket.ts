@@ -30,6 +30,8 @@ import { type AdHocRooms, findCallee } from './calls.service.ts';
 
 /** Server-to-server event that replicates call legs between nodes. */
 const LEG_SYNC = 'calls:leg';
+/** Server-to-server event that tells the other nodes about a new ad-hoc mesh room. */
+const ROOM_SYNC = 'calls:room';
 
 const refuse = (reason: string): CallAck => ({ ok: false, reason });
 const OK: CallAck = { ok: true };
@@ -246,6 +248,10 @@ export function registerMeshNamespace(
   adHoc: AdHocRooms,
 ) {
   const nsp: Namespace = authenticatedNamespace(ctx, io, MESH_NAMESPACE);
+  if (ctx.config.REDIS_URL !== undefined) {
+    adHoc.onCreated = (id, expiresAt) => nsp.serverSideEmit(ROOM_SYNC, { id, expiresAt });
+    nsp.on(ROOM_SYNC, (msg: { id: string; expiresAt: number }) => adHoc.add(msg.id, msg.expiresAt));
+  }
 
   const mayJoin = async (user: SocketData['user'], room: string) => {
     if (adHoc.has(room)) return true;
