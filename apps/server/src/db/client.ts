@@ -39,7 +39,7 @@ export async function openDatabase(opts: {
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder });
+    await withMigrationLock(pool, () => migratePg(db as never, { migrationsFolder }));
     return {
       db,
       kind: 'postgres',
@@ -61,6 +61,20 @@ export async function openDatabase(opts: {
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
   };
+}
+
+// Drizzle's migrator takes no lock: nodes starting together on a fresh database would both try to
+// create the same tables. A session-level advisory lock makes them take turns.
+const MIGRATION_LOCK_KEY = 7_072_601;
+async function withMigrationLock(pool: pg.Pool, migrate: () => Promise<void>) {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migrate();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    client.release();
+  }
 }
 
 /** Builds the PGlite template for the current migrations (run by `npm run build` and the test setup). */
