@@ -15,9 +15,11 @@ describe.skipIf(!serverUrl || process.env.COHORT_TEST_DB !== 'postgres')('Postgr
       const url = new URL(serverUrl as string);
       url.pathname = `/${name}`;
       // Without the migration lock, concurrent migrators collide on "relation already exists".
-      const nodes = await Promise.all(
+      const opened = await Promise.allSettled(
         [1, 2, 3].map(() => openDatabase({ databaseUrl: url.toString(), dataDir: '' })),
       );
+      const nodes = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+      expect(opened.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
       for (const node of nodes) await node.ping();
       await Promise.all(nodes.map((node) => node.close()));
     } finally {
