@@ -127,7 +127,7 @@ export async function buildApp(opts: BuildAppOptions) {
   registerDirectNamespace(ctx, io, realtime);
   const adHocRooms = new AdHocRooms(ctx.now);
   registerVideoNamespace(ctx, io, realtime);
-  registerMeshNamespace(ctx, io, realtime, adHocRooms);
+  const mesh = registerMeshNamespace(ctx, io, realtime, adHocRooms);
   const stopSessionWatch = watchSessions(ctx, io, realtime);
   await app.register(chatRoutes(ctx, chat));
   await app.register(directRoutes(ctx));
@@ -155,6 +155,7 @@ export async function buildApp(opts: BuildAppOptions) {
   app.addHook('preClose', async () => {
     stopSessionWatch();
     chat.close();
+    mesh.close();
     dropConnections(io);
   });
   app.addHook('onClose', async () => {

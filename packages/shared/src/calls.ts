@@ -41,6 +41,8 @@ export const MESH_EVENTS = {
   userList: 'user-list',
   userJoined: 'user-joined',
   userLeft: 'user-left',
+  /** `{room, reason}`: this socket was taken out of its room (channel access lost). */
+  roomClosed: 'room-closed',
 } as const;
 
 export const CALL_REASONS = {

@@ -255,6 +255,9 @@ export function registerMeshNamespace(
 
   const mayJoin = async (user: SocketData['user'], room: string) => {
     if (adHoc.has(room)) return true;
+    return mayReadChannel(user, room);
+  };
+  const mayReadChannel = async (user: SocketData['user'], room: string) => {
     try {
       await loadChannelByIdForUser(ctx, user, room);
       return true;
@@ -263,17 +266,45 @@ export function registerMeshNamespace(
     }
   };
 
+  const leaveRoom = async (socket: Socket) => {
+    const data = socket.data as MeshSocketData;
+    const room = data.meshRoom;
+    if (!room) return;
+    data.meshRoom = undefined;
+    await socket.leave(meshRoomName(room));
+    nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
+  };
+
+  // Channel access is re-checked every `roomCheckMs`: someone removed from a private channel (or
+  // from the workspace) is taken out of its meeting, told by `room-closed`, and the others get
+  // `user-left`. Ad-hoc rooms are links: whoever joined stays.
+  const prune = async () => {
+    for (const socket of [...nsp.sockets.values()]) {
+      const data = socket.data as MeshSocketData;
+      const room = data.meshRoom;
+      if (!room || adHoc.has(room)) continue;
+      if (await mayReadChannel(data.user, room)) continue;
+      if (data.meshRoom !== room) continue;
+      await leaveRoom(socket);
+      socket.emit(MESH_EVENTS.roomClosed, { room, reason: CALL_REASONS.forbidden });
+    }
+  };
+  let checking = false;
+  const pruneTimer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    prune()
+      .catch((err) => ctx.log.error({ err }, 'mesh room check failed'))
+      .finally(() => {
+        checking = false;
+      });
+  }, options.roomCheckMs);
+  pruneTimer.unref();
+
   nsp.on('connection', (socket: Socket) => {
     const data = socket.data as MeshSocketData;
     const limiter = callLimiter(options);
-
-    const leave = async () => {
-      const room = data.meshRoom;
-      if (!room) return;
-      data.meshRoom = undefined;
-      await socket.leave(meshRoomName(room));
-      nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
-    };
+    const leave = () => leaveRoom(socket);
 
     const others = async () => {
       if (!data.meshRoom) return [];
@@ -336,5 +367,5 @@ export function registerMeshNamespace(
     });
   });
 
-  return { nsp };
+  return { nsp, close: () => clearInterval(pruneTimer) };
 }
