@@ -1,26 +1,24 @@
 import { emailSchema } from '@cohort/shared/accounts';
 import type { MemberListItem, WorkspaceDetail, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, LoaderCircle, UserPlus } from 'lucide-react';
+import { LoaderCircle, UserPlus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/use-me.ts';
 import { ROLE_LABELS, RoleSelect } from './role-select.tsx';
+import { WorkspaceSubpage } from './workspace-subpage.tsx';
 import {
   canManageMembers,
   membersQuery,
   useAddMember,
   useChangeRole,
   useRemoveMember,
-  workspacePath,
-  workspaceQuery,
 } from './workspaces.queries.ts';
 
 const dangerClasses =
@@ -33,40 +31,22 @@ const errorText = (err: unknown) =>
 
 /** /workspace/{workspaceName}/settings: members, roles and invitations, for the workspace's admins. */
 export default function WorkspaceSettingsPage() {
-  const { workspaceName = '' } = useParams();
-  const workspace = useQuery(workspaceQuery(workspaceName));
-  useDocumentTitle(workspace.data ? `Settings · ${workspace.data.name}` : 'Workspace settings');
-
   return (
-    <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 lg:py-14">
-      <Link
-        to={workspacePath(workspace.data?.name ?? workspaceName)}
-        className="inline-flex items-center gap-1.5 rounded text-sm font-semibold text-indigo-700 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-      >
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Back to the workspace
-      </Link>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">Workspace settings</h1>
-      {workspace.isPending ? (
-        <p role="status" className="mt-8 text-slate-600">
-          Loading workspace details...
-        </p>
-      ) : workspace.isError ? (
-        <p role="alert" className="mt-8 font-medium text-red-800">
-          Failed to load workspace
-        </p>
-      ) : !canManageMembers(workspace.data.role) ? (
-        <p role="alert" className="mt-8 rounded-lg bg-amber-50 px-4 py-3 text-amber-900">
-          Only admins of {workspace.data.name} can manage its members.
-        </p>
-      ) : (
+    <WorkspaceSubpage
+      heading="Workspace settings"
+      documentTitle={(workspace) => (workspace ? `Settings · ${workspace.name}` : 'Workspace settings')}
+      wide
+      allowed={canManageMembers}
+      denied={(workspace) => `Only admins of ${workspace.name} can manage its members.`}
+    >
+      {(workspace) => (
         <>
-          <p className="mt-2 break-words text-slate-600">{workspace.data.name}</p>
-          <InviteForm workspace={workspace.data} />
-          <MembersTable workspace={workspace.data} />
+          <p className="mt-2 break-words text-slate-600">{workspace.name}</p>
+          <InviteForm workspace={workspace} />
+          <MembersTable workspace={workspace} />
         </>
       )}
-    </div>
+    </WorkspaceSubpage>
   );
 }
 
