@@ -91,9 +91,10 @@ test('a task card from creation to archive and restore, seen live by a second ta
   await comment.fill('Booked the room');
   await comment.press('Enter');
   const comments = dialog.getByRole('region', { name: 'Comments' });
+  // Wait for the box to clear first: until then its own text also matches 'Booked the room'.
+  await expect(comment).toHaveValue('');
   await expect(comments.getByText('Booked the room')).toBeVisible();
   await expect(comments.getByText('Ada Lovelace')).toBeVisible();
-  await expect(comment).toHaveValue('');
 
   // Checklist: two items, one ticked.
   await dialog.getByRole('button', { name: 'Checklist', exact: true }).click();
