@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +11,13 @@ export function report(name: string, rows: Record<string, string | number>[]) {
   console.table(rows);
   const dir = join(repoRoot, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) };
+  // The load average says how much of the machine the run really had (CI and others share it).
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadavg: loadavg().map((l) => Math.round(l * 10) / 10),
+  };
   writeFileSync(
     join(dir, `${name}.json`),
     JSON.stringify({ name, at: new Date().toISOString(), node: process.version, machine, rows }, null, 2),

@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.ts';
 
-const PORT = 3210;
+// E2E_PORT lets several checkouts (worktrees) run their journeys side by side.
+const PORT = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://127.0.0.1:${PORT}`;
+// The projects journeys talk to a fake GitHub API (apps/server/test/fakes/github.ts), never to GitHub.
+const FAKE_GITHUB_PORT = PORT + 1000;
+const fakeGithubUrl = `http://127.0.0.1:${FAKE_GITHUB_PORT}`;
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 // Every run gets a fresh, empty database. Workers re-read this file, so the directory is created
@@ -30,37 +35,42 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
-    launchOptions: {
-      // Debian's Chromium by default; scripts/test.sh may point CHROMIUM_PATH elsewhere.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
-  // The real server (API + built SPA from apps/web/dist) on a temporary PGlite database.
-  webServer: {
-    command: 'node --import tsx apps/server/src/main.ts',
-    cwd: repoRoot,
-    url: `${baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Google sign-in unconfigured and the embedded database, whatever the developer's shell exports.
-      GOOGLE_CLIENT_ID: '',
-      DATABASE_URL: '',
+  webServer: [
+    {
+      command: 'node --import tsx apps/server/test/fakes/github-server.ts',
+      cwd: repoRoot,
+      url: `${fakeGithubUrl}/repos/cohort-e2e/hello-world`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { FAKE_GITHUB_PORT: String(FAKE_GITHUB_PORT) },
     },
-  },
+    // The real server (API + built SPA from apps/web/dist) on a temporary PGlite database.
+    {
+      command: 'node --import tsx apps/server/src/main.ts',
+      cwd: repoRoot,
+      url: `${baseURL}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        // Google sign-in unconfigured and the embedded database, whatever the developer's shell exports.
+        GOOGLE_CLIENT_ID: '',
+        DATABASE_URL: '',
+        // No public STUN server on a test machine (offline): calls on loopback need host candidates only.
+        STUN_URLS: '',
+        GITHUB_API_URL: fakeGithubUrl,
+        GITHUB_TOKEN: '',
+        GITHUB_WEBHOOK_SECRET: '',
+      },
+    },
+  ],
 });

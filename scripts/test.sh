@@ -34,6 +34,8 @@ step "Unit, API and socket tests (Vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 step "Build the web app"
 npm run build
+step "Initial JavaScript per route within budget (bench/js-budgets.json)"
+npm run check:budgets
 step "End-to-end journeys (Playwright + Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" \
   npx playwright test -c e2e/playwright.config.ts --reporter=list,json

@@ -1,13 +1,51 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // In development the API runs as its own process on port 3000. The proxy keeps the browser's Host
 // header (no changeOrigin) so the server's Origin check sees one site, exactly as in production.
 const api = 'http://localhost:3000';
 
+/**
+ * Writes `.br` and `.gz` beside every text asset of the build, at maximum compression, once; the
+ * server sends them as they are (@fastify/static `preCompressed`) instead of compressing per request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'cohort-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const path = join(dir, name);
+          return statSync(path).isDirectory() ? walk(path) : [path];
+        });
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|html|svg|json)$/.test(file) || file.includes('/.vite/')) continue;
+        const bytes = readFileSync(file);
+        if (bytes.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
+  // dist/.vite/manifest.json maps every source module to its chunk and static imports: the
+  // per-route JavaScript budget check (bench/check-budgets.ts) reads it.
+  build: { manifest: true },
   server: {
     proxy: {
       '/api': { target: api },

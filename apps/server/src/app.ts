@@ -25,6 +25,23 @@ import { registerChatNamespace } from './features/chat/chat.socket.ts';
 import { contactRoutes } from './features/contact/contact.routes.ts';
 import { directRoutes } from './features/direct/direct.routes.ts';
 import { registerDirectNamespace } from './features/direct/direct.socket.ts';
+import { filesRoutes } from './features/files/files.routes.ts';
+import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
+import { registerNotificationsNamespace } from './features/notifications/notifications.socket.ts';
+import { presenceRoutes } from './features/presence/presence.routes.ts';
+import { registerPresenceNamespace } from './features/presence/presence.socket.ts';
+import { createGithubClient } from './features/projects/github.client.ts';
+import { projectsRoutes } from './features/projects/projects.routes.ts';
+import { startProjectSync } from './features/projects/projects.sync.ts';
+import { githubWebhookRoutes } from './features/projects/projects.webhook.ts';
+import { readsRoutes } from './features/reads/reads.routes.ts';
+import { ReadsService } from './features/reads/reads.service.ts';
+import { readsRealtime } from './features/reads/reads.socket.ts';
+import { searchRoutes } from './features/search/search.routes.ts';
+import { createSummarizer, type Summarizer } from './features/summaries/summaries.engine.ts';
+import { summariesRoutes } from './features/summaries/summaries.routes.ts';
+import { SummariesService } from './features/summaries/summaries.service.ts';
+import { endAssignmentsOnLeave } from './features/tasks/tasks.membership.ts';
 import { tasksRoutes } from './features/tasks/tasks.routes.ts';
 import { registerTasksNamespace } from './features/tasks/tasks.socket.ts';
 import { workspacesRoutes } from './features/workspaces/workspaces.routes.ts';
@@ -48,6 +65,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Real-time timings (typing, flood guard, session checks); defaults in realtime/options.ts. */
   realtime?: Partial<RealtimeOptions>;
+  /** Replaces the summary engine chosen from the configuration (tests count its calls). */
+  summarizer?: Summarizer;
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -60,6 +79,12 @@ export async function buildApp(opts: BuildAppOptions) {
     bodyLimit: 1024 * 1024,
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
+  // Every route as registered (the security suites enumerate them, so new routes are covered).
+  const routes: { method: string; url: string; bodyLimit: number }[] = [];
+  app.addHook('onRoute', (route) => {
+    const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, bodyLimit });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The API speaks JSON only: a text/plain body (what a cross-site HTML form can send) gets 415.
@@ -72,6 +97,7 @@ export async function buildApp(opts: BuildAppOptions) {
     now: opts.now ?? (() => new Date()),
     log: app.log,
     onUserCreated: [],
+    onMessageCreated: [],
   };
 
   registerErrorHandler(app);
@@ -122,22 +148,58 @@ export async function buildApp(opts: BuildAppOptions) {
   const io = createSocketServer(ctx, app);
   const closeAdapter = await attachAdapter(ctx, io);
   io.use(authenticateSocket(ctx));
-  const realtime = { ...defaultRealtimeOptions(), ...opts.realtime };
+  const realtime: RealtimeOptions = {
+    ...defaultRealtimeOptions(),
+    presenceGraceMs: config.PRESENCE_GRACE_MS,
+    presenceNodeTimeoutMs: config.PRESENCE_NODE_TIMEOUT_MS,
+    ...opts.realtime,
+  };
   const chat = registerChatNamespace(ctx, io, realtime);
-  registerDirectNamespace(ctx, io, realtime);
+  const direct = registerDirectNamespace(ctx, io, realtime);
   const adHocRooms = new AdHocRooms(ctx.now);
   registerVideoNamespace(ctx, io, realtime);
   const mesh = registerMeshNamespace(ctx, io, realtime, adHocRooms);
+  const presence = await registerPresenceNamespace(ctx, io, realtime);
   const stopSessionWatch = watchSessions(ctx, io, realtime);
   await app.register(chatRoutes(ctx, chat));
-  await app.register(directRoutes(ctx));
+  await app.register(directRoutes(ctx, direct));
+  const reads = new ReadsService(ctx, readsRealtime(chat.nsp, direct.nsp));
+  const stopReadCleanup = reads.watchDeletions();
+  await app.register(readsRoutes(ctx, reads));
+  await app.register(filesRoutes(ctx));
+  await app.register(notificationsRoutes(ctx, registerNotificationsNamespace(ctx, io)));
+  await app.register(presenceRoutes(ctx, presence));
   await app.register(callsRoutes(ctx, adHocRooms));
-  await app.register(tasksRoutes(ctx, registerTasksNamespace(ctx, io)));
+  const tasksRealtime = registerTasksNamespace(ctx, io);
+  const stopTaskAssignmentWatch = endAssignmentsOnLeave(ctx, tasksRealtime);
+  await app.register(tasksRoutes(ctx, tasksRealtime));
+  const summarizer = opts.summarizer ?? createSummarizer(config, app.log);
+  await app.register(summariesRoutes(ctx, new SummariesService(ctx, summarizer)));
+  const github = createGithubClient({ baseUrl: config.GITHUB_API_URL, token: config.GITHUB_TOKEN });
+  await app.register(projectsRoutes(ctx, github));
+  await app.register(githubWebhookRoutes(ctx));
+  await app.register(searchRoutes(ctx));
+  const projectSync = startProjectSync(ctx, github);
 
   const webDist = resolve(config.WEB_DIST ?? defaultWebDist);
   const hasWeb = existsSync(join(webDist, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // The build writes .br/.gz beside each text asset; send those to browsers that accept them.
+      preCompressed: true,
+      setHeaders(reply, path) {
+        // Vite names assets by content hash: a changed file gets a new name, so cache them for good.
+        if (path.startsWith(join(webDist, 'assets'))) {
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+        } else if (path.endsWith('.html')) {
+          // The page names the current assets: always revalidate it.
+          reply.header('cache-control', 'no-cache');
+        }
+      },
+    });
   }
   // Client routes (history API) all load the SPA; unknown API paths stay JSON 404s.
   app.setNotFoundHandler((request, reply) => {
@@ -153,9 +215,14 @@ export async function buildApp(opts: BuildAppOptions) {
 
   // Open websockets would keep the HTTP server from closing: drop them first.
   app.addHook('preClose', async () => {
+    projectSync.stop();
     stopSessionWatch();
+    stopReadCleanup();
+    stopTaskAssignmentWatch();
     chat.close();
     mesh.close();
+    // Before the connections drop: their disconnects are not departures (clients reconnect elsewhere).
+    await presence.close();
     dropConnections(io);
   });
   app.addHook('onClose', async () => {
@@ -163,7 +230,7 @@ export async function buildApp(opts: BuildAppOptions) {
     await closeAdapter();
   });
 
-  return { app, io, ctx, realtime };
+  return { app, io, ctx, realtime, projectSync, routes };
 }
 
 export type CohortApp = Awaited<ReturnType<typeof buildApp>>;

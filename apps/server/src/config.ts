@@ -21,6 +21,10 @@ const configSchema = z.object({
   REDIS_URL: optionalString,
   /** Redis stream (and pub/sub prefix) the Socket.IO adapter uses; nodes of one deployment share it. */
   REDIS_STREAM: z.string().trim().min(1).default('cohort'),
+  /** How long a user whose last tab closed keeps their presence (a reload must not flap to offline). */
+  PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  /** With Redis: a node silent this long is dead and its users' tabs no longer count (heartbeat: a third). */
+  PRESENCE_NODE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
@@ -36,6 +40,34 @@ const configSchema = z.object({
   TURN_URLS: optionalString.transform((v) => (v === undefined ? [] : splitList(v))),
   /** coturn's `static-auth-secret` (use-auth-secret): credentials are derived, never stored. */
   TURN_SECRET: optionalString,
+  /** An OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp…) for channel summaries; unset: the built-in summarizer. */
+  OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
+  OPENAI_API_KEY: optionalString,
+  SUMMARY_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  /** How long the model may take for one summary (all its calls) before the built-in summarizer answers. */
+  SUMMARY_LLM_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
+  /** Characters of conversation per model call; longer windows are summarized in parts, then combined. */
+  SUMMARY_CONTEXT_CHARS: z.coerce.number().int().min(1000).max(2_000_000).default(24_000),
+  /** GitHub's REST API (or a GitHub Enterprise one, e.g. https://github.example.com/api/v3). */
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** Optional: public repositories sync without it; private ones and a higher rate limit need it. */
+  GITHUB_TOKEN: optionalString,
+  /** Linked repositories are re-synced in the background this often. */
+  GITHUB_SYNC_MINUTES: z.coerce.number().min(1).max(1440).default(10),
+  /** Optional: enables POST /api/github/webhook, verified with X-Hub-Signature-256. */
+  GITHUB_WEBHOOK_SECRET: optionalString,
+  /** Shared files go to this S3-compatible bucket when set (else to DATA_DIR/files on local disk). */
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  /** For S3-compatible services (MinIO, R2, ...): their endpoint URL. Empty: AWS itself. */
+  S3_ENDPOINT: optionalString.pipe(z.url().optional()),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** `true` for services that only speak path-style URLs (most self-hosted ones). */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -2,6 +2,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 
+/**
+ * A message just committed (never announced before its commit): what the notifications feature needs
+ * to decide whom to tell. Emitted once per stored message (a resent clientId emits nothing).
+ */
+export type MessageCreated =
+  | {
+      kind: 'channel';
+      messageId: string;
+      workspaceId: string;
+      channelId: string;
+      parentId: string | null;
+      senderId: string;
+      content: string;
+    }
+  | { kind: 'direct'; messageId: string; senderId: string; receiverId: string; content: string };
+
 export interface NewUser {
   id: string;
   email: string;
@@ -16,4 +32,6 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Features that must react to a new account (pending workspace invitations) register here. */
   onUserCreated: Array<(user: NewUser, db: Db) => Promise<void>>;
+  /** Features that react to a committed message (notifications) register here; see chat.events.ts. */
+  onMessageCreated: Array<(event: MessageCreated) => Promise<void>>;
 }

@@ -30,8 +30,11 @@ function start(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
+// Generous: a cold start (tsx transform + embedded database) on a loaded 2-core CI machine can take
+// far longer than on a quiet one; the test is about locking and shutdown, not speed (bench/startup.ts).
 async function waitReady(port: number, child: ChildProcess) {
-  for (let i = 0; i < 200; i++) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error('server exited early');
     try {
       const res = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -82,5 +85,5 @@ describe('the server process (npm start)', () => {
     expect(login.status).toBe(200);
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
-  }, 60_000);
+  }, 240_000);
 });

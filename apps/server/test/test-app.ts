@@ -51,6 +51,7 @@ export async function createTestApp(
     database,
     logger: false,
     now: () => new Date(Date.now() + offset),
+    ...(opts.summarizer ? { summarizer: opts.summarizer } : {}),
   });
   if (opts.listen) await built.app.listen({ port: 0, host: '127.0.0.1' });
   else await built.app.ready();

@@ -2,12 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient, Providers } from './app/providers.tsx';
-import { router } from './app/router.tsx';
+import { preloadRoute, router } from './app/router.tsx';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html must contain #root');
 
+preloadRoute(window.location.pathname);
 createRoot(root).render(
   <StrictMode>
     <Providers client={createQueryClient()}>

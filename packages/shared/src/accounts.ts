@@ -39,6 +39,13 @@ export const googleCredentialBody = z.object({
 });
 export type GoogleCredentialBody = z.infer<typeof googleCredentialBody>;
 
+/** Changing the password from the profile page: the current one proves it is the owner at the keyboard. */
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1, 'Current password is required').max(256, 'Password is too long'),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
 export const messageResponse = z.object({ message: z.string() });
 export const tokenResponse = z.object({ token: z.string(), message: z.string() });
 export type TokenResponse = z.infer<typeof tokenResponse>;
@@ -64,4 +71,6 @@ export const ACCOUNT_MESSAGES = {
   emailTaken: 'An account with this e-mail already exists',
   tooManyAttempts: 'Too many login attempts. Please wait 15 minutes and try again.',
   passwordsDiffer: 'Passwords do not match',
+  wrongCurrentPassword: 'Current password is incorrect',
+  passwordChanged: 'Password changed. Your other sessions were signed out.',
 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './accounts.ts';
+import { attachmentIds, storedFile } from './files.ts';
 
 /**
  * The real-time chat protocol: Socket.IO namespaces `/chat` (channels) and `/dm` (direct messages),
@@ -34,6 +35,8 @@ export const CHAT_EVENTS = {
   sendMessage: 'sendMessage',
   // server → client
   newMessage: 'newMessage',
+  /** A stored message changed: edited, deleted, reacted to, or replied to in its thread. */
+  messageUpdated: 'messageUpdated',
   userTyping: 'userTyping',
 } as const;
 
@@ -43,6 +46,7 @@ export const DM_EVENTS = {
   sendMessage: 'sendMessage',
   // server → client
   newMessage: 'newMessage',
+  messageUpdated: 'messageUpdated',
 } as const;
 
 /** Reasons carried by `{ok: false, message}` acknowledgements and REST errors. */
@@ -56,8 +60,24 @@ export const CHAT_MESSAGES = {
   slowDown: 'Slow down',
   recipientNotFound: 'Recipient not found',
   notYourMessages: 'You can only read your own messages',
+  messageNotFound: 'Message not found',
+  notYourMessage: 'You can only edit your own messages',
+  cannotDelete: 'You can only delete your own messages',
+  messageDeleted: 'This message was deleted',
+  invalidEmoji: 'Choose one emoji',
+  invalidParent: 'Replies go to a message of this channel',
   serverError: 'Something went wrong',
+  /** The database is unreachable for a moment (restart, failover): clients resend by themselves. */
+  unavailable: 'Temporarily unavailable, retrying',
+  /** The server's disk is full: not stored; the user may retry once space is freed. */
+  storageFull: 'The server is out of storage space',
 } as const;
+
+/**
+ * Send refusals that pass by themselves (the flood guard, a database restart): outboxes wait and
+ * resend under the same clientId instead of showing the message as failed.
+ */
+export const TRANSIENT_SEND_REASONS: readonly string[] = [CHAT_MESSAGES.slowDown, CHAT_MESSAGES.unavailable];
 
 // ---------------------------------------------------------------------------------------------------
 // Shared pieces
@@ -70,7 +90,45 @@ export const messageContent = z
 
 export const clientIdSchema = z.uuid({ error: CHAT_MESSAGES.invalidClientId });
 
+/**
+ * A message's text may be blank when it carries attachments (a voice note, a picture); otherwise it
+ * needs 1–4,000 characters once trimmed.
+ */
+const optionalContent = z
+  .string({ error: CHAT_MESSAGES.contentRequired })
+  .trim()
+  .max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.contentTooLong);
+const withAttachments = {
+  content: optionalContent,
+  /** Ids of files the sender uploaded for this conversation (POST /api/files). */
+  attachments: attachmentIds.optional().default([]),
+};
+const notBlank = (m: { content: string; attachments: string[] }) =>
+  m.content !== '' || m.attachments.length > 0;
+const notBlankRule = { error: CHAT_MESSAGES.contentRequired, path: ['content'] };
+
 const idString = z.string({ error: CHAT_MESSAGES.channelNotFound }).min(1).max(200);
+
+const graphemes = new Intl.Segmenter();
+/** One emoji: a single grapheme made of pictographic characters (with joiners and modifiers). */
+export const emojiSchema = z
+  .string({ error: CHAT_MESSAGES.invalidEmoji })
+  .min(1, CHAT_MESSAGES.invalidEmoji)
+  .max(32, CHAT_MESSAGES.invalidEmoji)
+  .refine(
+    (s) =>
+      /\p{Extended_Pictographic}/u.test(s) &&
+      !/[\p{L}\p{N}\s]/u.test(s) &&
+      [...graphemes.segment(s)].length === 1,
+    CHAT_MESSAGES.invalidEmoji,
+  );
+/** The reactions a message shows: each emoji with who used it (`count` is `users.length`). */
+export const messageReaction = z.object({
+  emoji: z.string(),
+  count: z.number().int(),
+  users: z.array(z.object({ _id: z.string(), name: z.string() })),
+});
+export type MessageReaction = z.infer<typeof messageReaction>;
 const seqSchema = z.number().int().nonnegative();
 
 // ---------------------------------------------------------------------------------------------------
@@ -95,7 +153,12 @@ export type TypingPayload = z.input<typeof typingPayload>;
 /** `message.senderId` from the spec's client is ignored. */
 export const sendChannelMessagePayload = channelRef.extend({
   clientId: clientIdSchema,
-  message: z.object({ content: messageContent }, { error: CHAT_MESSAGES.contentRequired }),
+  message: z
+    .object(
+      { ...withAttachments, parentId: z.uuid({ error: CHAT_MESSAGES.invalidParent }).optional() },
+      { error: CHAT_MESSAGES.contentRequired },
+    )
+    .refine(notBlank, notBlankRule),
 });
 export type SendChannelMessagePayload = z.input<typeof sendChannelMessagePayload>;
 
@@ -121,6 +184,18 @@ export const channelMessage = z.object({
   timestamp: z.string(),
   clientId: z.string(),
   sender: messageSender,
+  /** Bumped by every change (channels' change counter): the higher rev of one _id is the newer state. */
+  rev: z.number().int(),
+  /** ISO time of the last edit, or null. */
+  editedAt: z.string().nullable(),
+  /** Deleted messages stay in place with empty content. */
+  deleted: z.boolean(),
+  /** Thread replies name their parent; top-level messages have null. */
+  parentId: z.string().nullable(),
+  replyCount: z.number().int(),
+  lastReplyAt: z.string().nullable(),
+  reactions: z.array(messageReaction),
+  attachments: z.array(storedFile).default([]),
 });
 export type ChannelMessage = z.infer<typeof channelMessage>;
 export const channelMessageList = z.array(channelMessage);
@@ -155,12 +230,14 @@ export type SendChannelMessageAck = z.infer<typeof sendChannelMessageAck>;
 export const DM_MESSAGE_TYPES = ['text'] as const;
 
 /** `senderEmail` from the spec's client is ignored. */
-export const sendDirectMessagePayload = z.object({
-  content: messageContent,
-  receiverEmail: emailSchema,
-  clientId: clientIdSchema,
-  messageType: z.enum(DM_MESSAGE_TYPES).default('text'),
-});
+export const sendDirectMessagePayload = z
+  .object({
+    ...withAttachments,
+    receiverEmail: emailSchema,
+    clientId: clientIdSchema,
+    messageType: z.enum(DM_MESSAGE_TYPES).default('text'),
+  })
+  .refine(notBlank, notBlankRule);
 export type SendDirectMessagePayload = z.input<typeof sendDirectMessagePayload>;
 
 export const directMessage = z.object({
@@ -175,6 +252,11 @@ export const directMessage = z.object({
   createdAt: z.string(),
   messageType: z.enum(DM_MESSAGE_TYPES),
   clientId: z.string(),
+  rev: z.number().int(),
+  editedAt: z.string().nullable(),
+  deleted: z.boolean(),
+  reactions: z.array(messageReaction),
+  attachments: z.array(storedFile).default([]),
 });
 export type DirectMessage = z.infer<typeof directMessage>;
 export const directMessageList = z.array(directMessage);
@@ -199,15 +281,22 @@ const optionalSeq = z.coerce.number().int().nonnegative().optional();
 export const channelHistoryQuery = z.object({
   before: optionalSeq,
   after: optionalSeq,
+  /** Messages inserted or changed after this rev, by rev ascending (the change backfill). */
+  changedAfter: optionalSeq,
+  /** The page centred on this seq: half at or below it, half above (opening a search hit in context). */
+  around: optionalSeq,
   limit: z.coerce.number().int().min(1).max(HISTORY_MAX_LIMIT).default(CHANNEL_HISTORY_DEFAULT_LIMIT),
 });
 export type ChannelHistoryQuery = z.input<typeof channelHistoryQuery>;
 
 /** POST /api/workspaces/:workspaceName/channels/:channelId/messages → 201 the stored message. */
-export const postChannelMessageBody = z.object({
-  clientId: clientIdSchema,
-  content: messageContent,
-});
+export const postChannelMessageBody = z
+  .object({
+    clientId: clientIdSchema,
+    ...withAttachments,
+    parentId: z.uuid({ error: CHAT_MESSAGES.invalidParent }).optional(),
+  })
+  .refine(notBlank, notBlankRule);
 export type PostChannelMessageBody = z.input<typeof postChannelMessageBody>;
 
 /** GET /api/messages/:email?with= — `:email` must be the caller (403 otherwise). */
@@ -216,6 +305,20 @@ export const directHistoryQuery = z.object({
   with: emailSchema,
   before: optionalSeq,
   after: optionalSeq,
+  changedAfter: optionalSeq,
   limit: z.coerce.number().int().min(1).max(HISTORY_MAX_LIMIT).default(DM_HISTORY_LIMIT),
 });
 export type DirectHistoryQuery = z.input<typeof directHistoryQuery>;
+
+/** PATCH …/messages/:messageId (channel) and PATCH /api/direct-messages/:messageId. */
+export const editMessageBody = z.object({ content: messageContent });
+export type EditMessageBody = z.input<typeof editMessageBody>;
+
+export const channelMessageParams = z.object({
+  workspaceName: z.string().min(1).max(200),
+  channelId: z.string().min(1).max(200),
+  messageId: z.string().min(1).max(200),
+});
+export const channelReactionParams = channelMessageParams.extend({ emoji: emojiSchema });
+export const directMessageParams = z.object({ messageId: z.string().min(1).max(200) });
+export const directReactionParams = directMessageParams.extend({ emoji: emojiSchema });

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -14,6 +15,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -56,6 +59,20 @@ export const loginFailures = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [index('login_failures_key_at_idx').on(t.key, t.at)],
+);
+
+/**
+ * Requests counted by a per-user rate limit (`summary:<userId>` for the summary routes), one row per
+ * request, trimmed as they age out; in the database so every node counts the same requests.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_key_at_idx').on(t.key, t.at)],
 );
 
 export const contactMessages = pgTable('contact_messages', {
@@ -135,6 +152,8 @@ export const channels = pgTable(
     createdAt: createdAt(),
     /** The seq of the channel's newest message; bumped in the inserting statement (row lock = order). */
     lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+    /** Change counter: every insert, edit, delete, reaction or thread reply takes the next value. */
+    lastRev: bigint('last_rev', { mode: 'number' }).notNull().default(0),
   },
   (t) => [uniqueIndex('channels_workspace_name_key').on(t.workspaceId, sql`lower(${t.name})`)],
 );
@@ -171,11 +190,43 @@ export const channelMessages = pgTable(
     content: text('content').notNull(),
     clientId: uuid('client_id').notNull(),
     createdAt: createdAt(),
+    /** channels.last_rev when the message was inserted or last changed (docs/realtime.md, backfill). */
+    rev: bigint('rev', { mode: 'number' }).notNull().default(0),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** A thread reply names its parent (a top-level message of the same channel). */
+    parentId: uuid('parent_id'),
+    replyCount: integer('reply_count').notNull().default(0),
+    lastReplyAt: timestamp('last_reply_at', { withTimezone: true }),
+    /** Full-text search (simple config: no stemming surprises across languages). */
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', content)`),
   },
   (t) => [
     uniqueIndex('channel_messages_channel_seq_key').on(t.channelId, t.seq),
     uniqueIndex('channel_messages_sender_client_key').on(t.senderId, t.clientId),
+    index('channel_messages_channel_rev_idx').on(t.channelId, t.rev),
+    index('channel_messages_parent_idx').on(t.parentId).where(sql`${t.parentId} is not null`),
+    index('channel_messages_search_idx').using('gin', t.search),
+    // Search lists newest first: for a common word, walking this backwards finds a page sooner than
+    // fetching every match from the GIN index and sorting them.
+    index('channel_messages_created_idx').on(t.createdAt, t.id),
   ],
+);
+
+/** One user's reaction with one emoji to a channel message. */
+export const channelMessageReactions = pgTable(
+  'channel_message_reactions',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => channelMessages.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emoji: text('emoji').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
 );
 
 /** A direct conversation is the ordered pair of its two users (user_a < user_b), with its own seq. */
@@ -190,6 +241,7 @@ export const directConversations = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+    lastRev: bigint('last_rev', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -219,10 +271,124 @@ export const directMessages = pgTable(
       .default('text'),
     clientId: uuid('client_id').notNull(),
     createdAt: createdAt(),
+    rev: bigint('rev', { mode: 'number' }).notNull().default(0),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', content)`),
   },
   (t) => [
     uniqueIndex('direct_messages_conversation_seq_key').on(t.conversationId, t.seq),
     uniqueIndex('direct_messages_sender_client_key').on(t.senderId, t.clientId),
+    index('direct_messages_conversation_rev_idx').on(t.conversationId, t.rev),
+    index('direct_messages_search_idx').using('gin', t.search),
+    index('direct_messages_created_idx').on(t.createdAt, t.id),
+  ],
+);
+
+export const directMessageReactions = pgTable(
+  'direct_message_reactions',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => directMessages.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emoji: text('emoji').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
+);
+
+/**
+ * How far a user has read a channel or a direct conversation (the seq of the newest message seen),
+ * server-side so every tab and device agrees. One row per user and conversation.
+ */
+export const readMarks = pgTable(
+  'read_marks',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** A channel id or a direct conversation id. */
+    conversationId: uuid('conversation_id').notNull(),
+    lastReadSeq: bigint('last_read_seq', { mode: 'number' }).notNull().default(0),
+    muted: boolean('muted').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.conversationId] })],
+);
+
+/**
+ * A messaging notification for one user: a mention (@name or @channel), a direct message, or a reply
+ * in a thread they follow. Task notifications keep their own table; the notification centre shows both.
+ */
+export const messageNotifications = pgTable(
+  'message_notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['mention', 'direct', 'thread'] }).notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'cascade' }),
+    channelMessageId: uuid('channel_message_id').references(() => channelMessages.id, {
+      onDelete: 'cascade',
+    }),
+    directMessageId: uuid('direct_message_id').references(() => directMessages.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('message_notifications_user_idx').on(t.userId, t.createdAt),
+    check('message_notifications_kind_check', sql`${t.kind} in ('mention', 'direct', 'thread')`),
+  ],
+);
+
+/**
+ * Shared files. A file belongs to one conversation: a channel (workspace_id + channel_id) or a
+ * direct conversation (the ordered pair dm_user_a < dm_user_b). It is readable by whoever can read
+ * that conversation once a message carries it; before that only by its uploader. The bytes live in
+ * the file storage (local disk or S3) under storage_key; thumbnail_key is an optional small image
+ * the uploading browser made.
+ */
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uploaderId: uuid('uploader_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'cascade' }),
+    dmUserA: uuid('dm_user_a').references(() => users.id, { onDelete: 'cascade' }),
+    dmUserB: uuid('dm_user_b').references(() => users.id, { onDelete: 'cascade' }),
+    channelMessageId: uuid('channel_message_id').references(() => channelMessages.id, {
+      onDelete: 'set null',
+    }),
+    directMessageId: uuid('direct_message_id').references(() => directMessages.id, {
+      onDelete: 'set null',
+    }),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    storageKey: text('storage_key').notNull().unique(),
+    thumbnailKey: text('thumbnail_key'),
+    width: integer('width'),
+    height: integer('height'),
+    durationMs: integer('duration_ms'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('files_channel_message_idx').on(t.channelMessageId),
+    index('files_direct_message_idx').on(t.directMessageId),
+    index('files_workspace_idx').on(t.workspaceId),
+    check(
+      'files_one_conversation',
+      sql`(${t.channelId} is not null and ${t.workspaceId} is not null and ${t.dmUserA} is null and ${t.dmUserB} is null)
+        or (${t.channelId} is null and ${t.dmUserA} is not null and ${t.dmUserB} is not null and ${t.dmUserA} < ${t.dmUserB})`,
+    ),
   ],
 );
 
@@ -362,4 +528,83 @@ export const taskNotifications = pgTable(
     uniqueIndex('task_notifications_due_key').on(t.userId, t.taskId, t.kind).where(sql`${t.kind} = 'due'`),
     check('task_notifications_kind_check', sql`${t.kind} in ('assigned', 'comment', 'due')`),
   ],
+);
+
+/**
+ * A GitHub repository linked to a workspace (once per workspace, without regard to case). The
+ * repository's data is a copy refreshed by the sync; `sync_lease_until` lets one node at a time
+ * sync it when several run.
+ */
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    owner: text('owner').notNull(),
+    repo: text('repo').notNull(),
+    name: text('name').notNull(),
+    fullName: text('full_name').notNull(),
+    stars: integer('stars').notNull().default(0),
+    forks: integer('forks').notNull().default(0),
+    addedBy: uuid('added_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    lastSyncAttemptAt: timestamp('last_sync_attempt_at', { withTimezone: true }),
+    lastSyncError: text('last_sync_error'),
+    syncLeaseUntil: timestamp('sync_lease_until', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('projects_workspace_repo_key').on(
+      t.workspaceId,
+      sql`lower(${t.owner})`,
+      sql`lower(${t.repo})`,
+    ),
+    index('projects_repo_idx').on(sql`lower(${t.owner})`, sql`lower(${t.repo})`),
+  ],
+);
+
+/**
+ * A pull request or issue of a project, keyed by its number. The sync rewrites what GitHub owns
+ * and never touches `assignee_id`, so an assignment survives re-syncs.
+ */
+export const projectItems = pgTable(
+  'project_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['pullrequest', 'issue'] }).notNull(),
+    number: integer('number').notNull(),
+    title: text('title').notNull(),
+    url: text('url').notNull(),
+    state: text('state', { enum: ['open', 'merged', 'closed'] }).notNull(),
+    author: text('author'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('project_items_project_kind_number_key').on(t.projectId, t.kind, t.number),
+    check('project_items_kind_check', sql`${t.kind} in ('pullrequest', 'issue')`),
+    check('project_items_state_check', sql`${t.state} in ('open', 'merged', 'closed')`),
+  ],
+);
+
+/**
+ * The ETag GitHub gave for a project's resource ('repo', the first page of 'pulls' and of 'issues'),
+ * sent back as If-None-Match: an unchanged repository answers 304, which costs no rate limit.
+ */
+export const projectEtags = pgTable(
+  'project_etags',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    resource: text('resource').notNull(),
+    etag: text('etag').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.resource] })],
 );

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable, isDiskFull } from './db-errors.ts';
 
 /** Thrown by services and policies; becomes `{message}` with this status. */
 export class HttpError extends Error {
@@ -24,6 +25,9 @@ const fastifyCodes: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'The JSON body is empty' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Malformed JSON body' },
 };
+
+export const STORAGE_FULL = 'The server is out of storage space. Nothing was saved; try again later.';
+export const UNAVAILABLE = 'The service is temporarily unavailable. Try again in a moment.';
 
 /** One error shape for the whole API: `{message, field?}`, never internals. */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -51,6 +55,16 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: error.message });
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error }, 'disk full');
+      // An upload refused mid-body: the rest is never read, so the connection cannot be reused.
+      if (!request.raw.complete) reply.header('connection', 'close');
+      return reply.status(507).send({ message: STORAGE_FULL });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.header('retry-after', '5').status(503).send({ message: UNAVAILABLE });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error' });

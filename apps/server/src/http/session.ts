@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sessions, users } from '../db/schema.ts';
@@ -81,13 +81,28 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
  */
 export const sessionEvents = new EventEmitter<{ revoked: [{ sessionId: string }] }>();
 
-export async function revokeSession(ctx: AppContext, sessionId: string) {
-  await ctx.db.update(sessions).set({ revokedAt: ctx.now() }).where(eq(sessions.id, sessionId));
+function announceRevoked(ctx: AppContext, sessionId: string) {
   try {
     sessionEvents.emit('revoked', { sessionId });
   } catch (err) {
     ctx.log.error({ err }, 'session event subscriber failed');
   }
+}
+
+export async function revokeSession(ctx: AppContext, sessionId: string) {
+  await ctx.db.update(sessions).set({ revokedAt: ctx.now() }).where(eq(sessions.id, sessionId));
+  announceRevoked(ctx, sessionId);
+}
+
+/** Revokes every live session of the user but `keepSessionId` (password change), closing their sockets. */
+export async function revokeOtherSessions(ctx: AppContext, userId: string, keepSessionId: string) {
+  const revoked = await ctx.db
+    .update(sessions)
+    .set({ revokedAt: ctx.now() })
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  for (const { id } of revoked) announceRevoked(ctx, id);
+  return revoked.length;
 }
 
 /** The token a request carries: `Authorization: Bearer …` first, then the session cookie. */

@@ -1,12 +1,19 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
 let t: TestApp;
 const webDist = mkdtempSync(join(tmpdir(), 'cohort-web-'));
 writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Cohort</title><div id="root"></div>');
+// A hashed build asset with the compressed copies the web build writes beside it.
+mkdirSync(join(webDist, 'assets'));
+const script = 'console.log("cohort");'.repeat(100);
+writeFileSync(join(webDist, 'assets/index-AbC123.js'), script);
+writeFileSync(join(webDist, 'assets/index-AbC123.js.br'), brotliCompressSync(script));
+writeFileSync(join(webDist, 'assets/index-AbC123.js.gz'), gzipSync(script));
 
 beforeAll(async () => {
   t = await createTestApp({ env: { WEB_DIST: webDist } });
@@ -64,6 +71,25 @@ describe('single-page app hosting', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.body).toContain('<div id="root">');
+  });
+
+  it('sends the precompressed copy of an asset to a browser that accepts it, cached for good', async () => {
+    const url = '/assets/index-AbC123.js';
+    const br = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+
+    const gz = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+
+    const plain = await t.app.inject({ url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    // The page itself must always be revalidated: it names the current assets.
+    expect((await t.app.inject({ url: '/login' })).headers['cache-control']).toBe('no-cache');
   });
 
   it('keeps unknown API paths as JSON 404s', async () => {

@@ -1,6 +1,7 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import { isDatabaseUnavailable, isDiskFull } from '../http/db-errors.ts';
 import { HttpError } from '../http/errors.ts';
 
 export type Ack = (answer: unknown) => void;
@@ -17,10 +18,19 @@ export function reasonOf(error: z.ZodError): string {
 
 /**
  * Failures become acknowledgements, never crashes: a 404 of any kind reads as `notFoundReason`
- * (no existence leak), other HTTP errors keep their message, anything else is logged.
+ * (no existence leak), other HTTP errors keep their message, a full disk and an unreachable
+ * database get their own reasons (the second is transient: clients resend), anything else is logged.
  */
 export function failureReason(ctx: AppContext, err: unknown, notFoundReason: string): string {
   if (err instanceof HttpError) return err.statusCode === 404 ? notFoundReason : err.message;
+  if (isDiskFull(err)) {
+    ctx.log.error({ err }, 'socket handler failed: disk full');
+    return CHAT_MESSAGES.storageFull;
+  }
+  if (isDatabaseUnavailable(err)) {
+    ctx.log.warn({ err }, 'socket handler failed: database unavailable');
+    return CHAT_MESSAGES.unavailable;
+  }
   ctx.log.error({ err }, 'socket handler failed');
   return CHAT_MESSAGES.serverError;
 }

@@ -4,6 +4,7 @@ import {
   TYPING_EXPIRE_MS,
   TYPING_THROTTLE_MS,
 } from '@cohort/shared/chat';
+import { ACTIVITY_RATE_LIMIT, ACTIVITY_RATE_WINDOW_MS, OFFLINE_GRACE_MS } from '@cohort/shared/presence';
 
 /** Timings of the real-time layer; tests shorten them through the object `buildApp` returns. */
 export interface RealtimeOptions {
@@ -15,6 +16,13 @@ export interface RealtimeOptions {
   sessionCheckMs: number;
   /** How often each node re-checks that its sockets may still read the channels they joined. */
   roomCheckMs: number;
+  /** How long a user whose last tab closed stays online/away before going offline. */
+  presenceGraceMs: number;
+  /** With Redis: how long a node may go without a heartbeat before its users' tabs stop counting. */
+  presenceNodeTimeoutMs: number;
+  /** Flood guard of the presence `activity` event, per socket. */
+  activityRateLimit: number;
+  activityRateWindowMs: number;
 }
 
 export const defaultRealtimeOptions = (): RealtimeOptions => ({
@@ -24,6 +32,10 @@ export const defaultRealtimeOptions = (): RealtimeOptions => ({
   sendRateWindowMs: SEND_RATE_WINDOW_MS,
   sessionCheckMs: 2000,
   roomCheckMs: 10_000,
+  presenceGraceMs: OFFLINE_GRACE_MS,
+  presenceNodeTimeoutMs: 30_000,
+  activityRateLimit: ACTIVITY_RATE_LIMIT,
+  activityRateWindowMs: ACTIVITY_RATE_WINDOW_MS,
 });
 
 /** A sliding-window counter per socket: floods are answered with "Slow down", not stored. */

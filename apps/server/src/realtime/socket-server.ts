@@ -16,6 +16,13 @@ export type AuthedSocket = Socket<
 >;
 
 /**
+ * The largest frame a client may send: twice the largest payload any event accepts (64 KiB of call
+ * signalling, which is answered "too large" by the handler). A bigger frame closes the connection
+ * before it is buffered or parsed.
+ */
+export const SOCKET_FRAME_MAX_BYTES = 128 * 1024;
+
+/**
  * Socket.IO on the HTTP server's port. The handshake must come from our own origin and carry a
  * valid session (cookie, or `auth: {token}` for non-browser clients); identity is never taken from
  * event payloads.
@@ -24,7 +31,7 @@ export function createSocketServer(ctx: AppContext, app: FastifyInstance) {
   const io = new Server(app.server, {
     transports: ['websocket'],
     serveClient: false,
-    maxHttpBufferSize: 1e6,
+    maxHttpBufferSize: SOCKET_FRAME_MAX_BYTES,
     allowRequest: (req, callback) => {
       if (closing.has(io)) return callback('shutting down', false);
       callback(null, isAllowedOrigin(req.headers.origin, req.headers.host, ctx.config.PUBLIC_URL));

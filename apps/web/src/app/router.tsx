@@ -1,29 +1,37 @@
-import { lazy } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type ComponentType, isValidElement, lazy, type ReactNode } from 'react';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import HomePage from '../features/home/home-page.tsx';
 import { Layout } from './layout.tsx';
 
+type Preload = () => Promise<unknown>;
+
+/** A lazily loaded screen whose chunk can also be fetched ahead of its first render. */
+function page(load: () => Promise<{ default: ComponentType }>) {
+  return Object.assign(lazy(load), { preload: load as Preload });
+}
+
 // Only the landing page ships in the initial bundle; every other screen loads when first visited.
-const LoginPage = lazy(() => import('../features/accounts/login-page.tsx'));
-const SignupPage = lazy(() => import('../features/accounts/signup-page.tsx'));
-const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx'));
-const ContactPage = lazy(() => import('../features/contact/contact-page.tsx'));
-const MeshPage = lazy(() => import('../features/calls/mesh-page.tsx'));
-const VideoPage = lazy(() => import('../features/calls/video-page.tsx'));
-const VideoMeetingPage = lazy(() => import('../features/calls/video-meeting-page.tsx'));
-const CanvasPage = lazy(() => import('../features/channels/canvas-page.tsx'));
-const TaskboardPage = lazy(() => import('../features/tasks/taskboard-page.tsx'));
-const TaskPage = lazy(() => import('../features/tasks/task-page.tsx'));
-const CreateWorkspacePage = lazy(() => import('../features/workspaces/create-workspace-page.tsx'));
-const DashboardPage = lazy(() => import('../features/workspaces/dashboard-page.tsx'));
-const WorkspacePage = lazy(() => import('../features/workspaces/workspace-page.tsx'));
-const CreateChannelPage = lazy(() => import('../features/workspaces/create-channel-page.tsx'));
-const WorkspaceSettingsPage = lazy(() => import('../features/workspaces/workspace-settings-page.tsx'));
-const ChatPage = lazy(() => import('../features/direct/chat-page.tsx'));
-const ProfilePage = lazy(() => import('../features/profile/profile-page.tsx'));
-const ProjectsPage = lazy(() => import('../features/projects/projects-page.tsx'));
-const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
+const LoginPage = page(() => import('../features/accounts/login-page.tsx'));
+const SignupPage = page(() => import('../features/accounts/signup-page.tsx'));
+const PricingPage = page(() => import('../features/pricing/pricing-page.tsx'));
+const ContactPage = page(() => import('../features/contact/contact-page.tsx'));
+const MeshPage = page(() => import('../features/calls/mesh-page.tsx'));
+const VideoPage = page(() => import('../features/calls/video-page.tsx'));
+const VideoMeetingPage = page(() => import('../features/calls/video-meeting-page.tsx'));
+const CanvasPage = page(() => import('../features/channels/canvas-page.tsx'));
+const TaskboardPage = page(() => import('../features/tasks/taskboard-page.tsx'));
+const TaskPage = page(() => import('../features/tasks/task-page.tsx'));
+const CreateWorkspacePage = page(() => import('../features/workspaces/create-workspace-page.tsx'));
+const DashboardPage = page(() => import('../features/workspaces/dashboard-page.tsx'));
+const WorkspacePage = page(() => import('../features/workspaces/workspace-page.tsx'));
+const CreateChannelPage = page(() => import('../features/workspaces/create-channel-page.tsx'));
+const WorkspaceSettingsPage = page(() => import('../features/workspaces/workspace-settings-page.tsx'));
+const ChatPage = page(() => import('../features/direct/chat-page.tsx'));
+const ProfilePage = page(() => import('../features/profile/profile-page.tsx'));
+const ProjectsPage = page(() => import('../features/projects/projects-page.tsx'));
+const SearchPage = page(() => import('../features/search/search-page.tsx'));
+const NotFoundPage = page(() => import('./not-found-page.tsx'));
 
 /** Every client route of the spec's route table (SPEC §2), plus shared task links and a 404. */
 export const routes: RouteObject[] = [
@@ -31,7 +39,14 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: '/', element: <HomePage /> },
-      { path: '/mesh', element: <MeshPage /> },
+      {
+        path: '/mesh',
+        element: (
+          <RequireAuth>
+            <MeshPage />
+          </RequireAuth>
+        ),
+      },
       { path: '/login', element: <LoginPage /> },
       { path: '/signup', element: <SignupPage /> },
       { path: '/canvas', element: <CanvasPage /> },
@@ -44,8 +59,22 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
       },
-      { path: '/video', element: <VideoPage /> },
-      { path: '/videocall', element: <VideoMeetingPage /> },
+      {
+        path: '/video',
+        element: (
+          <RequireAuth>
+            <VideoPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/videocall',
+        element: (
+          <RequireAuth>
+            <VideoMeetingPage />
+          </RequireAuth>
+        ),
+      },
       {
         path: '/workspace/create',
         element: (
@@ -97,7 +126,14 @@ export const routes: RouteObject[] = [
         ),
       },
       // The spec names this segment workspaceId; it shares the position of :workspaceName above.
-      { path: '/workspace/:workspaceId/projects', element: <ProjectsPage /> },
+      {
+        path: '/workspace/:workspaceId/projects',
+        element: (
+          <RequireAuth>
+            <ProjectsPage />
+          </RequireAuth>
+        ),
+      },
       // One screen for both: /livechat needs a current user and a selected user, which the chat page
       // restores from `chatState` or asks for in its first step (SPEC §2).
       {
@@ -124,6 +160,14 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
       },
+      {
+        path: '/search',
+        element: (
+          <RequireAuth>
+            <SearchPage />
+          </RequireAuth>
+        ),
+      },
       { path: '/about', element: <ContactPage /> },
       { path: '/contact', element: <ContactPage /> },
       {
@@ -140,3 +184,22 @@ export const routes: RouteObject[] = [
 ];
 
 export const router = createBrowserRouter(routes);
+
+/** The preload of the lazily loaded screen an element renders (directly or inside RequireAuth). */
+export function preloadOf(node: ReactNode): Preload | undefined {
+  if (!isValidElement(node)) return undefined;
+  const { preload } = node.type as { preload?: Preload };
+  return preload ?? preloadOf((node.props as { children?: ReactNode }).children);
+}
+
+/**
+ * Starts downloading the screen of `pathname` now. Called once at start-up: otherwise a protected
+ * screen's chunk is only requested after the session check answers, one round trip later.
+ */
+export function preloadRoute(pathname: string) {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    preloadOf(match.route.element)?.().catch(() => {
+      // A failed preload is retried by React.lazy when the screen renders, which shows the error.
+    });
+  }
+}

@@ -4,12 +4,15 @@ import type { ApiError as ApiErrorBody } from '@cohort/shared/errors';
 export class ApiError extends Error {
   readonly status: number;
   readonly field: string | undefined;
+  /** False when the answer had no `{message}` body (a proxy's error page): `message` is then the status text. */
+  readonly hasServerMessage: boolean;
 
-  constructor(status: number, message: string, field?: string) {
+  constructor(status: number, message: string, field?: string, hasServerMessage = true) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.field = field;
+    this.hasServerMessage = hasServerMessage;
   }
 }
 
@@ -64,6 +67,8 @@ async function request<T>(method: Method, path: string, body?: unknown, signal?:
     throw new ApiError(
       response.status,
       response.statusText || `Request failed with status ${response.status}`,
+      undefined,
+      false,
     );
   }
   return data as T;

@@ -16,6 +16,7 @@ const msg = (seq: number, clientId = `c-${seq}`): Msg => ({
   seq,
   clientId,
   content: `message ${seq}`,
+  rev: seq,
 });
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => msg(from + i));
 
@@ -46,6 +47,11 @@ class FakeServer implements ConversationSource<Msg> {
     this.fetch(`after ${seq}`, () => this.history.filter((m) => m.seq > seq).slice(0, limit));
   before = (seq: number, limit: number) =>
     this.fetch(`before ${seq}`, () => this.history.filter((m) => m.seq < seq).slice(-limit));
+  around = (seq: number, limit: number) =>
+    this.fetch(`around ${seq}`, () => [
+      ...this.history.filter((m) => m.seq <= seq).slice(-Math.ceil(limit / 2)),
+      ...this.history.filter((m) => m.seq > seq).slice(0, Math.floor(limit / 2)),
+    ]);
   send = (clientId: string, content: string) => {
     if (!this.connected) return Promise.reject(new Error('socket has been disconnected'));
     return new Promise<SendAck<Msg>>((resolve) => {
@@ -53,14 +59,34 @@ class FakeServer implements ConversationSource<Msg> {
       if (this.autoAck) resolve(this.autoAck(clientId, content));
     });
   };
+  // Not recorded in `calls`: the change backfill follows every seq backfill.
+  changes = (rev: number, limit: number) =>
+    Promise.resolve(
+      this.history
+        .filter((m) => m.rev > rev)
+        .sort((a, b) => a.rev - b.rev)
+        .slice(0, limit),
+    );
   isConnected = () => this.connected;
+
+  private lastRev() {
+    return Math.max(0, ...this.history.map((m) => m.rev));
+  }
+
+  /** Edits a stored message like the real server: it takes the next rev. */
+  edit(seq: number, content: string): Msg {
+    const index = this.history.findIndex((m) => m.seq === seq);
+    const message = { ...(this.history[index] as Msg), content, rev: this.lastRev() + 1 };
+    this.history[index] = message;
+    return message;
+  }
 
   /** Stores a message like the real server: idempotent by clientId, next seq. */
   store(clientId: string, content: string): Msg {
     const existing = this.history.find((m) => m.clientId === clientId);
     if (existing) return existing;
     const seq = (this.history.at(-1)?.seq ?? 0) + 1;
-    const message = { _id: `m-${seq}`, seq, clientId, content };
+    const message = { _id: `m-${seq}`, seq, clientId, content, rev: this.lastRev() + 1 };
     this.history.push(message);
     return message;
   }
@@ -103,6 +129,20 @@ describe('ConversationStore: history', () => {
     expect(server.calls.at(-1)).toBe('before 21');
     expect(seqs(store)).toEqual(range(1, 120).map((m) => m.seq));
     expect(store.getState().hasOlder).toBe(false);
+  });
+
+  it('opens at an anchor (a search hit): the page around it, then everything newer by backfill', async () => {
+    const { server, store } = setup(range(1, 300), { pageSize: 50, backfillPageSize: 100, anchorSeq: 40 });
+    await store.load();
+    expect(server.calls).toEqual(['around 40']);
+    expect(seqs(store)).toEqual(range(16, 65).map((m) => m.seq));
+    expect(store.getState()).toMatchObject({ status: 'ready', hasOlder: true });
+    store.onConnected();
+    await vi.waitFor(() => expect(store.lastSeq).toBe(300));
+    expect(server.calls).toEqual(['around 40', 'after 65', 'after 165', 'after 265']);
+    expect(seqs(store)).toEqual(range(16, 300).map((m) => m.seq));
+    await store.loadOlder();
+    expect(server.calls.at(-1)).toBe('before 16');
   });
 
   it('says there is nothing older when the first page starts at seq 1', async () => {
@@ -389,5 +429,48 @@ describe('ConversationStore: outbox', () => {
     await flush();
     store.discard('client-1');
     expect(store.getState().outbox).toEqual([]);
+  });
+});
+
+describe('changes (edits, deletes, reactions)', () => {
+  it('takes a live update when it is newer, and ignores a stale copy', async () => {
+    const { server, store } = setup(range(1, 3));
+    await store.load();
+    const edited = server.edit(2, 'edited');
+    store.receiveUpdate(edited);
+    expect(store.getState().messages[1]?.content).toBe('edited');
+    // The original broadcast arriving late (a lower rev) changes nothing.
+    store.receive(msg(2));
+    expect(store.getState().messages[1]?.content).toBe('edited');
+  });
+
+  it('backfills changes made while disconnected, after the new messages', async () => {
+    const { server, store } = setup(range(1, 5));
+    await store.load();
+    server.connected = false;
+    server.edit(1, 'first, edited');
+    server.store('c-new', 'while away');
+    server.edit(4, 'fourth, edited');
+    server.connected = true;
+    store.onConnected();
+    await flush();
+    await flush();
+    const contents = store.getState().messages.map((m) => m.content);
+    expect(contents).toEqual([
+      'first, edited',
+      'message 2',
+      'message 3',
+      'fourth, edited',
+      'message 5',
+      'while away',
+    ]);
+  });
+
+  it('ignores an update of a message older than the first page (it comes with its page)', async () => {
+    const { server, store } = setup(range(1, 60));
+    await store.load();
+    store.receiveUpdate(server.edit(3, 'old news'));
+    expect(seqs(store)[0]).toBe(11);
+    expect(store.getState().messages.some((m) => m.content === 'old news')).toBe(false);
   });
 });

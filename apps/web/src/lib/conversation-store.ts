@@ -1,3 +1,4 @@
+import type { StoredFile } from '@cohort/shared/files';
 /**
  * One conversation (a channel or a direct-message pair) as the client holds it, independent of React
  * and of the transport so its guarantees can be tested on their own:
@@ -17,6 +18,8 @@ export interface StoredMessage {
   _id: string;
   seq: number;
   clientId: string;
+  /** The conversation's change counter at the message's last change: of two copies, the higher wins. */
+  rev: number;
 }
 
 export type SendAck<M> = { ok: true; message: M } | { ok: false; message: string };
@@ -28,8 +31,12 @@ export interface ConversationSource<M extends StoredMessage> {
   after(seq: number, limit: number): Promise<M[]>;
   /** The newest `limit` messages with seq < `seq`, oldest first. */
   before(seq: number, limit: number): Promise<M[]>;
+  /** `limit` messages centred on `seq`, oldest first (a conversation opened at an old message). */
+  around?(seq: number, limit: number): Promise<M[]>;
+  /** The oldest `limit` messages changed (or inserted) after `rev`, by rev ascending. */
+  changes(rev: number, limit: number): Promise<M[]>;
   /** Sends and resolves with the server's acknowledgement; rejects when none arrives. */
-  send(clientId: string, content: string): Promise<SendAck<M>>;
+  send(clientId: string, content: string, attachmentIds: string[]): Promise<SendAck<M>>;
   /** Whether `send` can reach the server right now. */
   isConnected(): boolean;
 }
@@ -39,6 +46,8 @@ export type OutboxStatus = 'sending' | 'failed';
 export interface OutboxEntry {
   clientId: string;
   content: string;
+  /** Files already uploaded for this conversation, sent with the message. */
+  attachments?: StoredFile[];
   /** ISO time the user pressed Send; orders pending messages and shows their time. */
   createdAt: string;
   status: OutboxStatus;
@@ -63,6 +72,11 @@ export interface ConversationOptions {
   outboxKey?: string;
   /** Page size of the first load and of each older page (the server's default is 50). */
   pageSize?: number;
+  /**
+   * Open at this seq instead of at the newest page (a search hit): the first page is centred on it,
+   * and the backfill after the connection brings everything newer, as after a reconnection.
+   */
+  anchorSeq?: number;
   /** Page size of backfills (the server's maximum is 200). */
   backfillPageSize?: number;
   /** How long a sent message waits for its acknowledgement before it shows as failed. */
@@ -91,6 +105,8 @@ export class ConversationStore<M extends StoredMessage> {
   private readonly byId = new Map<string, M>();
   private readonly seqs = new Set<number>();
   private syncedSeq: number | null = null;
+  /** Every change up to this rev is reflected in what is held (docs/realtime.md, rev). */
+  private syncedRev = 0;
   private backfilling = false;
   private backfillAgain = false;
   private resyncAfterLoad = false;
@@ -100,7 +116,10 @@ export class ConversationStore<M extends StoredMessage> {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   private loading = false;
-  private readonly opts: Required<Omit<ConversationOptions, 'outboxKey'>> & { outboxKey?: string };
+  private readonly opts: Required<Omit<ConversationOptions, 'outboxKey' | 'anchorSeq'>> & {
+    outboxKey?: string;
+    anchorSeq?: number;
+  };
 
   constructor(
     private readonly source: ConversationSource<M>,
@@ -151,11 +170,17 @@ export class ConversationStore<M extends StoredMessage> {
     this.loading = true;
     this.set({ status: this.state.status === 'ready' ? 'ready' : 'loading' });
     try {
-      const page = await this.source.latest(this.opts.pageSize);
+      const anchor = this.opts.anchorSeq;
+      const anchored = anchor !== undefined && this.syncedSeq === null && this.source.around;
+      const page = anchored
+        ? ((await this.source.around?.(anchor, this.opts.pageSize)) ?? [])
+        : await this.source.latest(this.opts.pageSize);
       if (this.disposed) return;
       const newest = page.reduce((max, m) => Math.max(max, m.seq), 0);
-      // Everything up to the newest message of the page is held: the page is the server's newest.
+      // Everything up to the newest message of the page is held (the page is contiguous); for the
+      // newest page that is everything, for an anchored one the backfill brings the rest.
       this.syncedSeq = Math.max(this.syncedSeq ?? 0, newest);
+      this.syncedRev = Math.max(this.syncedRev, ...page.map((m) => m.rev));
       const oldest = page[0]?.seq;
       this.set({ status: 'ready', hasOlder: oldest !== undefined && oldest > 1 });
       this.merge(page);
@@ -204,6 +229,17 @@ export class ConversationStore<M extends StoredMessage> {
     this.merge([message]);
   }
 
+  /**
+   * A message's new state (edited, deleted, reacted to, replied to). Held messages take it when it is
+   * newer; one above what is held is new and merged; an older one not held is left for its page.
+   */
+  receiveUpdate(message: M): void {
+    if (this.disposed) return;
+    if (this.byId.has(message._id) || (this.syncedSeq !== null && message.seq > this.syncedSeq)) {
+      this.merge([message]);
+    }
+  }
+
   /** The page above the oldest message held (infinite scroll upwards). */
   async loadOlder(): Promise<void> {
     const oldest = this.state.messages[0];
@@ -224,12 +260,13 @@ export class ConversationStore<M extends StoredMessage> {
   // Outgoing
 
   /** Queues a message; it is sent now if connected, else as soon as a connection exists. */
-  send(content: string): OutboxEntry | null {
+  send(content: string, attachments: StoredFile[] = []): OutboxEntry | null {
     const text = content.trim();
-    if (!text || this.disposed) return null;
+    if ((!text && attachments.length === 0) || this.disposed) return null;
     const entry: OutboxEntry = {
       clientId: this.opts.newClientId(),
       content: text,
+      ...(attachments.length > 0 ? { attachments } : {}),
       createdAt: this.opts.now().toISOString(),
       status: 'sending',
     };
@@ -282,7 +319,14 @@ export class ConversationStore<M extends StoredMessage> {
   private async attempt(entry: OutboxEntry): Promise<void> {
     const { clientId } = entry;
     try {
-      const ack = await withTimeout(this.source.send(clientId, entry.content), this.opts.ackTimeoutMs);
+      const ack = await withTimeout(
+        this.source.send(
+          clientId,
+          entry.content,
+          (entry.attachments ?? []).map((a) => a._id),
+        ),
+        this.opts.ackTimeoutMs,
+      );
       if (this.disposed) return;
       if (ack.ok) this.merge([ack.message]);
       else if (this.opts.transientReasons.includes(ack.message)) this.pause();
@@ -312,7 +356,8 @@ export class ConversationStore<M extends StoredMessage> {
     const delivered = new Set<string>();
     for (const message of incoming) {
       delivered.add(message.clientId);
-      if (this.byId.has(message._id)) continue;
+      const held = this.byId.get(message._id);
+      if (held && held.rev >= message.rev) continue;
       this.byId.set(message._id, message);
       this.seqs.add(message.seq);
       added = true;
@@ -372,6 +417,14 @@ export class ConversationStore<M extends StoredMessage> {
           const newest = page.reduce((max, m) => Math.max(max, m.seq), from);
           this.syncedSeq = Math.max(this.syncedSeq ?? 0, newest);
           this.merge(page);
+          if (page.length < this.opts.backfillPageSize) break;
+        }
+        // Then what changed while we were away (edits, deletes, reactions, replies' counts).
+        for (;;) {
+          const page = await this.source.changes(this.syncedRev, this.opts.backfillPageSize);
+          if (this.disposed) return;
+          for (const m of page) this.receiveUpdate(m);
+          this.syncedRev = Math.max(this.syncedRev, ...page.map((m) => m.rev));
           if (page.length < this.opts.backfillPageSize) break;
         }
       } while (this.backfillAgain);
@@ -438,6 +491,7 @@ function isOutboxEntry(value: unknown): value is OutboxEntry {
     typeof e.clientId === 'string' &&
     typeof e.content === 'string' &&
     typeof e.createdAt === 'string' &&
+    (e.attachments === undefined || Array.isArray(e.attachments)) &&
     (e.status === 'sending' || e.status === 'failed')
   );
 }

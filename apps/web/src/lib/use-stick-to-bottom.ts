@@ -12,6 +12,8 @@ interface StickToBottomOptions {
   lastIsOwn: boolean;
   /** Called when the reader scrolls near the top (infinite scroll for older history). */
   onReachTop?: () => void;
+  /** The element id of an item to show instead of the bottom (a search hit), once it is there. */
+  anchorId?: string | undefined;
 }
 
 /**
@@ -28,7 +30,9 @@ export function useStickToBottom<T extends HTMLElement>({
   lastKey,
   lastIsOwn,
   onReachTop,
+  anchorId,
 }: StickToBottomOptions) {
+  const anchored = useRef<string | undefined>(undefined);
   const ref = useRef<T>(null);
   const stick = useRef(true);
   const lastTop = useRef(0);
@@ -75,6 +79,17 @@ export function useStickToBottom<T extends HTMLElement>({
     } else if (firstKey !== prev.firstKey && prev.height > 0) {
       // Older history was added above: keep the reader's place instead of jumping.
       el.scrollTop += el.scrollHeight - prev.height;
+    }
+    if (anchorId && anchored.current !== anchorId) {
+      // Opened at a message: centre it once it is rendered, and stop following the bottom so the
+      // newer history arriving after it does not carry the reader away.
+      const target = el.querySelector<HTMLElement>(`[id="${CSS.escape(anchorId)}"]`);
+      if (target) {
+        anchored.current = anchorId;
+        stick.current = false;
+        const offset = target.getBoundingClientRect().top - el.getBoundingClientRect().top;
+        el.scrollTop += offset - el.clientHeight / 2 + target.offsetHeight / 2;
+      }
     }
     lastTop.current = el.scrollTop;
     previous.current = { firstKey, lastKey, height: el.scrollHeight };

@@ -25,7 +25,12 @@ export function stubApi(routes: Record<string, ApiRoute>) {
 }
 
 /** Messages filtered like the server's history endpoints: by seq, oldest first, newest `limit` by default. */
-export function historyReply<T extends { seq: number }>(all: T[], url: URL): Reply {
+export function historyReply<T extends { seq: number; rev?: number }>(all: T[], url: URL): Reply {
+  const changedAfter = url.searchParams.get('changedAfter');
+  if (changedAfter !== null) {
+    const changed = all.filter((m) => (m.rev ?? m.seq) > Number(changedAfter));
+    return { json: changed.sort((a, b) => (a.rev ?? a.seq) - (b.rev ?? b.seq)) };
+  }
   const after = url.searchParams.get('after');
   const before = url.searchParams.get('before');
   const limit = Number(url.searchParams.get('limit') ?? 50);

@@ -1,5 +1,6 @@
 import {
   ACCOUNT_MESSAGES,
+  changePasswordBody,
   googleCredentialBody,
   loginBody,
   meResponse,
@@ -17,7 +18,7 @@ import {
   setSessionCookie,
 } from '../../http/session.ts';
 import { presentUser } from './accounts.presenter.ts';
-import { login, signInWithGoogle, signup } from './accounts.service.ts';
+import { changePassword, login, signInWithGoogle, signup } from './accounts.service.ts';
 import { verifyGoogleCredential } from './google.ts';
 
 export const accountsRoutes =
@@ -66,6 +67,16 @@ export const accountsRoutes =
       const user = await requireUser(ctx, request);
       return { user: presentUser(user) };
     });
+
+    app.post(
+      '/api/users/password',
+      { schema: { tags, body: changePasswordBody, response: { 200: messageResponse } } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        await changePassword(ctx, user, { ...request.body, ip: request.ip });
+        return { message: ACCOUNT_MESSAGES.passwordChanged };
+      },
+    );
 
     app.post(
       '/api/logout',

@@ -1,11 +1,11 @@
-import type { SignupBody } from '@cohort/shared/accounts';
+import type { ChangePasswordBody, SignupBody } from '@cohort/shared/accounts';
 import { ACCOUNT_MESSAGES } from '@cohort/shared/accounts';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
-import { conflict, HttpError, unauthorized } from '../../http/errors.ts';
-import { createSession } from '../../http/session.ts';
+import { badRequest, conflict, HttpError, unauthorized } from '../../http/errors.ts';
+import { createSession, revokeOtherSessions, type SessionUser } from '../../http/session.ts';
 import type { GoogleIdentity } from './google.ts';
 import { isLoginBlocked, recordLoginFailure } from './login-limiter.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -53,6 +53,32 @@ export async function login(
     throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
   }
   return createSession(ctx, user.id, input.remember);
+}
+
+/**
+ * A new password for a signed-in user who proves the current one. Wrong guesses count toward the
+ * login throttle (same IP and account keys), so a stolen session cannot brute-force the password
+ * here instead of at /api/login. Every other session is revoked and its sockets closed.
+ */
+export async function changePassword(
+  ctx: AppContext,
+  user: SessionUser,
+  input: ChangePasswordBody & { ip: string },
+) {
+  if (await isLoginBlocked(ctx, input.ip, user.email)) {
+    throw new HttpError(429, ACCOUNT_MESSAGES.tooManyAttempts);
+  }
+  const [row] = await ctx.db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id));
+  if (!(await verifyPassword(row?.passwordHash ?? null, input.currentPassword))) {
+    await recordLoginFailure(ctx, input.ip, user.email);
+    throw badRequest(ACCOUNT_MESSAGES.wrongCurrentPassword, 'currentPassword');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+  await revokeOtherSessions(ctx, user.id, user.sessionId);
 }
 
 /**

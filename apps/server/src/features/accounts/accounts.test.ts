@@ -192,3 +192,95 @@ describe('cross-site requests', () => {
     expect((await post('/api/signup', validSignup())).statusCode).toBe(201);
   });
 });
+
+describe('POST /api/users/password', () => {
+  const change = (auth: Record<string, string>, payload: unknown, remoteAddress = '198.51.100.20') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/users/password',
+      payload: payload as object,
+      headers: auth,
+      remoteAddress,
+    });
+  const login = (email: string, password: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password },
+      remoteAddress: '198.51.100.21',
+    });
+  const me = (token: string) =>
+    t.app.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+
+  it('sets the new password, keeps this session and revokes every other one', async () => {
+    const user = await createUser(t.app);
+    const other = (await login(user.email, user.password)).json().token as string;
+    const res = await change(user.auth, {
+      currentPassword: user.password,
+      newPassword: 'a brand new secret',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Password changed. Your other sessions were signed out.' });
+    expect((await me(user.token)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(401);
+    expect((await login(user.email, user.password)).statusCode).toBe(401);
+    expect((await login(user.email, 'a brand new secret')).statusCode).toBe(200);
+    const live = await t.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(live.filter((s) => s.revokedAt === null)).toHaveLength(2); // this one and the new login
+  });
+
+  it('refuses a wrong current password with 400, changing nothing', async () => {
+    const user = await createUser(t.app);
+    const other = (await login(user.email, user.password)).json().token as string;
+    const [before] = await t.ctx.db.select().from(users).where(eq(users.id, user.id));
+    const res = await change(user.auth, { currentPassword: 'not my password', newPassword: 'whatever12345' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Current password is incorrect', field: 'currentPassword' });
+    const [after] = await t.ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(after?.passwordHash).toBe(before?.passwordHash);
+    expect((await me(other)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['a short new password', { currentPassword: 'x', newPassword: 'short' }, 'newPassword'],
+    ['no current password', { newPassword: 'long enough pass' }, 'currentPassword'],
+    [
+      'an empty current password',
+      { currentPassword: '', newPassword: 'long enough pass' },
+      'currentPassword',
+    ],
+  ])('rejects %s with 400 naming the field', async (_name, payload, field) => {
+    const user = await createUser(t.app);
+    const res = await change(user.auth, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().field).toBe(field);
+  });
+
+  it('requires a session', async () => {
+    const res = await change({}, { currentPassword: 'whatever1', newPassword: 'whatever12345' });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('counts wrong current passwords toward the login throttle of the account', async () => {
+    const user = await createUser(t.app);
+    for (let i = 0; i < 10; i++) {
+      const res = await change(
+        user.auth,
+        { currentPassword: `guess-${i}-xx`, newPassword: 'whatever12345' },
+        '198.51.100.30',
+      );
+      expect(res.statusCode).toBe(400);
+    }
+    // Blocked now, here and at the login form, even with the right password.
+    const blocked = await change(
+      user.auth,
+      { currentPassword: user.password, newPassword: 'whatever12345' },
+      '198.51.100.31', // another IP: the account itself is blocked
+    );
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Too many login attempts. Please wait 15 minutes and try again.');
+    expect((await login(user.email, user.password)).statusCode).toBe(429);
+    t.advance(16 * 60 * 1000);
+    expect((await login(user.email, user.password)).statusCode).toBe(200);
+  });
+});

@@ -26,6 +26,7 @@ import { type Ack, ackOf } from '../../realtime/acks.ts';
 import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
 import { loadChannelByIdForUser } from '../workspaces/workspaces.access.ts';
+import { membershipEvents } from '../workspaces/workspaces.events.ts';
 import { type AdHocRooms, findCallee } from './calls.service.ts';
 
 /** Server-to-server event that replicates call legs between nodes. */
@@ -290,16 +291,30 @@ export function registerMeshNamespace(
     }
   };
   let checking = false;
-  const pruneTimer = setInterval(() => {
-    if (checking) return;
+  let again = false;
+  const check = () => {
+    if (checking) {
+      again = true;
+      return;
+    }
     checking = true;
     prune()
       .catch((err) => ctx.log.error({ err }, 'mesh room check failed'))
       .finally(() => {
         checking = false;
+        if (again) {
+          again = false;
+          check();
+        }
       });
-  }, options.roomCheckMs);
+  };
+  const pruneTimer = setInterval(check, options.roomCheckMs);
   pruneTimer.unref();
+  // A removal made on this node takes effect at once (other nodes notice on their next check).
+  const onMembershipChange = () => check();
+  membershipEvents.on('memberRemoved', onMembershipChange);
+  membershipEvents.on('workspaceDeleted', onMembershipChange);
+  membershipEvents.on('channelDeleted', onMembershipChange);
 
   nsp.on('connection', (socket: Socket) => {
     const data = socket.data as MeshSocketData;
@@ -367,5 +382,13 @@ export function registerMeshNamespace(
     });
   });
 
-  return { nsp, close: () => clearInterval(pruneTimer) };
+  return {
+    nsp,
+    close: () => {
+      clearInterval(pruneTimer);
+      membershipEvents.off('memberRemoved', onMembershipChange);
+      membershipEvents.off('workspaceDeleted', onMembershipChange);
+      membershipEvents.off('channelDeleted', onMembershipChange);
+    },
+  };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   CHAT_EVENTS,
-  CHAT_MESSAGES,
   CHAT_NAMESPACE,
   type ChannelMessage,
   type SendChannelMessageAck,
+  TRANSIENT_SEND_REASONS,
 } from '@cohort/shared/chat';
 import { io as connect, type Socket } from 'socket.io-client';
 
@@ -23,6 +23,8 @@ export class OutboxClient {
   readonly live: ChannelMessage[] = [];
   /** Sends left without an answer (timeout, dropped connection) and so repeated under their clientId. */
   unanswered = 0;
+  /** Sends refused for a passing reason (flood guard, database unreachable) and so resent. */
+  readonly transient = new Map<string, number>();
   private contiguous = 0;
   private backfilling: Promise<void> | null = null;
   private joined = false;
@@ -108,7 +110,8 @@ export class OutboxClient {
 
   /**
    * Sends one message exactly once from the user's point of view: the same clientId is resent after
-   * an acknowledgement timeout, a disconnect or a "Slow down", until the server acknowledges it.
+   * an acknowledgement timeout, a disconnect or a transient refusal ("Slow down", database
+   * unreachable), until the server acknowledges it.
    */
   async send(content: string): Promise<ChannelMessage> {
     const clientId = randomUUID();
@@ -131,7 +134,8 @@ export class OutboxClient {
         this.store([ack.message]);
         return ack.message;
       }
-      if (ack.message !== CHAT_MESSAGES.slowDown) throw new Error(`send refused: ${ack.message}`);
+      if (!TRANSIENT_SEND_REASONS.includes(ack.message)) throw new Error(`send refused: ${ack.message}`);
+      this.transient.set(ack.message, (this.transient.get(ack.message) ?? 0) + 1);
       await new Promise((r) => setTimeout(r, 250));
     }
   }

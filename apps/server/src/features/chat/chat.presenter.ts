@@ -1,13 +1,23 @@
-import type { ChannelMessage } from '@cohort/shared/chat';
-import type { StoredChannelMessage } from './chat.service.ts';
+import type { ChannelMessage, MessageReaction } from '@cohort/shared/chat';
+import type { StoredChannelMessage, StoredReaction } from './chat.service.ts';
+
+export function presentReactions(reactions: StoredReaction[]): MessageReaction[] {
+  return reactions.map((r) => ({
+    emoji: r.emoji,
+    count: r.users.length,
+    users: r.users.map((u) => ({ _id: u.id, name: u.name })),
+  }));
+}
 
 /** The only shape a channel message leaves the server in, over HTTP and sockets alike. */
 export function presentChannelMessage(m: StoredChannelMessage): ChannelMessage {
+  const deleted = m.deletedAt !== null;
   return {
     _id: m.id,
     seq: m.seq,
     channel: m.channelId,
-    content: m.content,
+    // A deleted message keeps its place, never its words.
+    content: deleted ? '' : m.content,
     timestamp: m.createdAt.toISOString(),
     clientId: m.clientId,
     sender: {
@@ -15,5 +25,13 @@ export function presentChannelMessage(m: StoredChannelMessage): ChannelMessage {
       email: m.sender.email,
       name: `${m.sender.firstName} ${m.sender.lastName}`.trim(),
     },
+    rev: m.rev,
+    editedAt: m.editedAt?.toISOString() ?? null,
+    deleted,
+    parentId: m.parentId,
+    replyCount: m.replyCount,
+    lastReplyAt: m.lastReplyAt?.toISOString() ?? null,
+    reactions: deleted ? [] : presentReactions(m.reactions),
+    attachments: deleted ? [] : m.attachments,
   };
 }

@@ -55,7 +55,23 @@ describe('GET /api/workspaces/:workspaceName/channels/:channelId/messages', () =
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       clientId: expect.any(String),
       sender: { _id: viewer.id, email: viewer.email, name: 'Test User' },
+      rev: TOTAL,
+      editedAt: null,
+      deleted: false,
+      parentId: null,
+      replyCount: 0,
+      lastReplyAt: null,
+      reactions: [],
+      attachments: [],
     });
+  });
+
+  it('answers the page around a seq (opening an old message in context)', async () => {
+    expect((await page('?around=10&limit=6')).body.map((m) => m.seq)).toEqual(seqs(8, 13));
+    expect((await page('?around=2&limit=10')).body.map((m) => m.seq)).toEqual(seqs(1, 7));
+    expect((await page(`?around=${TOTAL}&limit=4`)).body.map((m) => m.seq)).toEqual(seqs(TOTAL - 1, TOTAL));
+    expect((await page('?around=60')).body.map((m) => m.seq)).toEqual(seqs(36, 85));
+    expect((await page('?around=60', outsider)).status).toBe(404);
   });
 
   it('pages with before (newest below it) and after (oldest above it), within limit', async () => {

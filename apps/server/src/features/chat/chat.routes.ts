@@ -3,6 +3,10 @@ import {
   channelHistoryQuery,
   channelMessage,
   channelMessageList,
+  channelMessageParams,
+  channelReactionParams,
+  editMessageBody,
+  HISTORY_MAX_LIMIT,
   postChannelMessageBody,
 } from '@cohort/shared/chat';
 import { apiError } from '@cohort/shared/errors';
@@ -11,9 +15,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
+import { roleCan } from '../workspaces/workspaces.policy.ts';
+import { createdEvent, emitMessageCreated } from './chat.events.ts';
 import { authorizePost, CHAT_ROLES, loadChannelForChat } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
-import { listChannelMessages, postChannelMessage } from './chat.service.ts';
+import {
+  deleteChannelMessage,
+  editChannelMessage,
+  listChannelMessages,
+  listThread,
+  postChannelMessage,
+  setChannelReaction,
+} from './chat.service.ts';
 import type { ChatRealtime } from './chat.socket.ts';
 
 const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiError };
@@ -73,9 +86,91 @@ export const chatRoutes =
         if (!stored) throw notFound(CHAT_MESSAGES.channelNotFound);
         const { message, created } = stored;
         const presented = presentChannelMessage(message);
-        if (created) realtime.announce(user.id, presented);
+        if (created) {
+          await realtime.announceCreated(user.id, presented);
+          await emitMessageCreated(ctx, createdEvent(target, message));
+        }
         // A resend of a stored clientId is answered like the first time, but as "already there".
         return reply.status(created ? 201 : 200).send(presented);
+      },
+    );
+
+    const messageUrl = `${url}/:messageId`;
+    const messageResponses = { 200: channelMessage, ...errorResponses };
+
+    // Edit: the sender only. Readers of the channel get 403, everyone else 404.
+    app.patch(
+      messageUrl,
+      { schema: { tags, params: channelMessageParams, body: editMessageBody, response: messageResponses } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const { workspaceName, channelId, messageId } = request.params;
+        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
+        authorizePost(access);
+        const stored = await editChannelMessage(
+          ctx,
+          user.id,
+          access.channel.id,
+          messageId,
+          request.body.content,
+        );
+        const presented = presentChannelMessage(stored);
+        realtime.announceUpdate(presented);
+        return presented;
+      },
+    );
+
+    // Delete: the sender, or an admin of the workspace (moderation).
+    app.delete(
+      messageUrl,
+      { schema: { tags, params: channelMessageParams, response: messageResponses } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const { workspaceName, channelId, messageId } = request.params;
+        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
+        const moderator = roleCan(access.role, 'manageChannels');
+        const stored = await deleteChannelMessage(ctx, user.id, moderator, access.channel.id, messageId);
+        const presented = presentChannelMessage(stored);
+        realtime.announceUpdate(presented);
+        return presented;
+      },
+    );
+
+    // Reactions: PUT adds the caller's, DELETE removes it (both idempotent; the client toggles).
+    for (const method of ['put', 'delete'] as const) {
+      app[method](
+        `${messageUrl}/reactions/:emoji`,
+        { schema: { tags, params: channelReactionParams, response: messageResponses } },
+        async (request) => {
+          const user = await requireUser(ctx, request);
+          const { workspaceName, channelId, messageId, emoji } = request.params;
+          const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
+          authorizePost(access);
+          const on = method === 'put';
+          const result = await setChannelReaction(ctx, user.id, access.channel.id, messageId, emoji, on);
+          const presented = presentChannelMessage(result.message);
+          if (result.changed) realtime.announceUpdate(presented);
+          return presented;
+        },
+      );
+    }
+
+    // A thread's replies, oldest first (the parent comes from the channel's history).
+    app.get(
+      `${messageUrl}/thread`,
+      {
+        schema: {
+          tags,
+          params: channelMessageParams,
+          response: { 200: channelMessageList, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const { workspaceName, channelId, messageId } = request.params;
+        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
+        const rows = await listThread(ctx, access.channel.id, messageId, HISTORY_MAX_LIMIT);
+        return rows.map(presentChannelMessage);
       },
     );
   };

@@ -1,9 +1,19 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
-import { and, asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
+import type { StoredFile } from '@cohort/shared/files';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { channelMembers, channelMessages, channels, users, workspaceMembers } from '../../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import {
+  channelMembers,
+  channelMessageReactions,
+  channelMessages,
+  channels,
+  users,
+  workspaceMembers,
+} from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { attachFiles, attachmentsOf, deleteFilesOfMessages } from '../files/files.access.ts';
 
 /** A stored channel message with its sender, as the presenter needs it. */
 export interface StoredChannelMessage {
@@ -14,6 +24,19 @@ export interface StoredChannelMessage {
   clientId: string;
   createdAt: Date;
   sender: { id: string; email: string; firstName: string; lastName: string };
+  rev: number;
+  editedAt: Date | null;
+  deletedAt: Date | null;
+  parentId: string | null;
+  replyCount: number;
+  lastReplyAt: Date | null;
+  reactions: StoredReaction[];
+  attachments: StoredFile[];
+}
+
+export interface StoredReaction {
+  emoji: string;
+  users: Array<{ id: string; name: string }>;
 }
 
 export interface Sender {
@@ -47,21 +70,35 @@ export interface ChannelTarget {
  * when the INSERT fails — the (sender, clientId) pair already exists — the bump is undone too and
  * seq stays gapless; such a resend answers the original message with `created: false`.
  *
+ * Attachments (ids of files the sender uploaded for this channel) are linked in the same
+ * transaction, so the message and its files commit together or not at all.
+ *
  * Answers null when the guard refused (access gone, or the channel deleted).
  */
 export async function postChannelMessage(
   ctx: AppContext,
   sender: Sender,
   target: ChannelTarget,
-  input: { clientId: string; content: string },
+  input: {
+    clientId: string;
+    content: string;
+    parentId?: string | undefined;
+    attachments?: readonly string[] | undefined;
+  },
   chatRoles: readonly string[],
 ): Promise<{ message: StoredChannelMessage; created: boolean } | null> {
   const now = ctx.now();
   const { channelId, workspaceId } = target;
-  try {
-    const result = await ctx.db.execute(sql`
+  const parentId = input.parentId ?? null;
+  if (parentId) await loadThreadParent(ctx, channelId, parentId);
+  const fileIds = input.attachments ?? [];
+  // A thread reply takes two revs: the reply, and its parent (reply count and last reply time),
+  // both changed in this statement so they commit together.
+  const insert = async (db: Db) => {
+    const result = await db.execute(sql`
       with bumped as (
-        update ${channels} c set last_seq = c.last_seq + 1
+        update ${channels} c set last_seq = c.last_seq + 1,
+          last_rev = c.last_rev + ${parentId ? 2 : 1}
         where c.id = ${channelId}::uuid and c.workspace_id = ${workspaceId}::uuid
           and exists (
             select 1 from ${workspaceMembers} m
@@ -74,15 +111,42 @@ export async function postChannelMessage(
           and (not c.is_private or exists (
             select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${sender.id}::uuid
           ))
-        returning c.last_seq
+          and (${parentId}::uuid is null or exists (
+            select 1 from ${channelMessages} p
+            where p.id = ${parentId}::uuid and p.channel_id = c.id and p.parent_id is null
+              and p.deleted_at is null
+          ))
+        returning c.last_seq, c.last_rev
+      ),
+      parent as (
+        update ${channelMessages} p
+        set reply_count = p.reply_count + 1, last_reply_at = ${now.toISOString()}::timestamptz,
+          rev = bumped.last_rev
+        from bumped where p.id = ${parentId}::uuid
+        returning p.id
       )
-      insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at)
+      insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at, rev, parent_id)
       select ${channelId}::uuid, bumped.last_seq, ${sender.id}::uuid, ${input.content},
-             ${input.clientId}::uuid, ${now.toISOString()}::timestamptz
+             ${input.clientId}::uuid, ${now.toISOString()}::timestamptz,
+             bumped.last_rev - ${parentId ? 1 : 0}, ${parentId}::uuid
       from bumped
-      returning id, seq, created_at`);
-    const [row] = rowsOf<InsertedRow>(result);
+      returning id, seq, created_at, rev`);
+    const [row] = rowsOf<InsertedRow & { rev: number | string }>(result);
     if (!row) return null;
+    const attachments = await attachFiles(db, {
+      kind: 'channel',
+      fileIds,
+      senderId: sender.id,
+      messageId: row.id,
+      conversation: { channelId },
+    });
+    return { row, attachments };
+  };
+  try {
+    // A plain send stays one statement; only attachments need a transaction around it.
+    const inserted = fileIds.length > 0 ? await ctx.db.transaction((tx) => insert(tx)) : await insert(ctx.db);
+    if (!inserted) return null;
+    const { row, attachments } = inserted;
     return {
       created: true,
       message: {
@@ -93,17 +157,45 @@ export async function postChannelMessage(
         clientId: input.clientId,
         createdAt: new Date(row.created_at),
         sender,
+        rev: Number(row.rev),
+        editedAt: null,
+        deletedAt: null,
+        parentId,
+        replyCount: 0,
+        lastReplyAt: null,
+        reactions: [],
+        attachments,
       },
     };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
   }
-  const [original] = await selectMessages(ctx)
-    .where(and(eq(channelMessages.senderId, sender.id), eq(channelMessages.clientId, input.clientId)))
-    .limit(1);
+  const [original] = await withReactions(
+    ctx,
+    await selectMessages(ctx)
+      .where(and(eq(channelMessages.senderId, sender.id), eq(channelMessages.clientId, input.clientId)))
+      .limit(1),
+  );
   // A clientId names one message: reusing it for another channel is a client bug, not a resend.
   if (!original || original.channelId !== channelId) throw badRequest(CHAT_MESSAGES.invalidClientId);
   return { created: false, message: original };
+}
+
+/** A reply's parent: a live top-level message of the same channel (400 otherwise). */
+async function loadThreadParent(ctx: AppContext, channelId: string, parentId: string) {
+  const [parent] = await ctx.db
+    .select({ id: channelMessages.id })
+    .from(channelMessages)
+    .where(
+      and(
+        eq(channelMessages.id, parentId),
+        eq(channelMessages.channelId, channelId),
+        isNull(channelMessages.parentId),
+        isNull(channelMessages.deletedAt),
+      ),
+    )
+    .limit(1);
+  if (!parent) throw badRequest(CHAT_MESSAGES.invalidParent, 'parentId');
 }
 
 function selectMessages(ctx: AppContext) {
@@ -121,30 +213,231 @@ function selectMessages(ctx: AppContext) {
         firstName: users.firstName,
         lastName: users.lastName,
       },
+      rev: channelMessages.rev,
+      editedAt: channelMessages.editedAt,
+      deletedAt: channelMessages.deletedAt,
+      parentId: channelMessages.parentId,
+      replyCount: channelMessages.replyCount,
+      lastReplyAt: channelMessages.lastReplyAt,
     })
     .from(channelMessages)
     .innerJoin(users, eq(users.id, channelMessages.senderId))
     .$dynamic();
 }
 
+type MessageRow = Omit<StoredChannelMessage, 'reactions' | 'attachments'>;
+
+/** Attaches each message's reactions (who reacted, in reaction order) and files: two queries per page. */
+export async function withReactions(ctx: AppContext, rows: MessageRow[]): Promise<StoredChannelMessage[]> {
+  const ids = rows.filter((r) => !r.deletedAt).map((r) => r.id);
+  const byMessage = new Map<string, StoredReaction[]>();
+  // Reactions and files in parallel: two round trips at once (pool permitting), not one after the other.
+  // Deleted messages have no files left (deleteChannelMessage removed them).
+  const [reactions, files] = await Promise.all([
+    ids.length === 0
+      ? []
+      : ctx.db
+          .select({
+            messageId: channelMessageReactions.messageId,
+            emoji: channelMessageReactions.emoji,
+            userId: users.id,
+            firstName: users.firstName,
+            lastName: users.lastName,
+            email: users.email,
+          })
+          .from(channelMessageReactions)
+          .innerJoin(users, eq(users.id, channelMessageReactions.userId))
+          .where(inArray(channelMessageReactions.messageId, ids))
+          .orderBy(asc(channelMessageReactions.createdAt)),
+    attachmentsOf(ctx, 'channel', ids),
+  ]);
+  for (const r of reactions) {
+    const list = byMessage.get(r.messageId) ?? [];
+    let entry = list.find((e) => e.emoji === r.emoji);
+    if (!entry) {
+      entry = { emoji: r.emoji, users: [] };
+      list.push(entry);
+    }
+    const name = `${r.firstName} ${r.lastName}`.trim() || r.email.split('@')[0] || r.email;
+    entry.users.push({ id: r.userId, name });
+    byMessage.set(r.messageId, list);
+  }
+  return rows.map((r) => ({
+    ...r,
+    reactions: byMessage.get(r.id) ?? [],
+    attachments: files.get(r.id) ?? [],
+  }));
+}
+
 /**
  * A page of a channel's history by seq, oldest first. `after`: the oldest `limit` above it (backfill);
+ * `changedAfter`: the oldest `limit` changes (inserts, edits, deletes, reactions, replies) by rev;
+ * `around`: `limit` messages centred on that seq (half at or below it, half above);
  * otherwise the newest `limit` below `before` (or overall).
  */
 export async function listChannelMessages(
   ctx: AppContext,
   channelId: string,
-  page: { before?: number | undefined; after?: number | undefined; limit: number },
+  page: {
+    before?: number | undefined;
+    after?: number | undefined;
+    changedAfter?: number | undefined;
+    around?: number | undefined;
+    limit: number;
+  },
 ): Promise<StoredChannelMessage[]> {
+  if (page.around !== undefined) {
+    // The target and the older half at or below it, then the newer half above it.
+    const older = await selectMessages(ctx)
+      .where(and(eq(channelMessages.channelId, channelId), lte(channelMessages.seq, page.around)))
+      .orderBy(desc(channelMessages.seq))
+      .limit(Math.ceil(page.limit / 2));
+    const newer = await selectMessages(ctx)
+      .where(and(eq(channelMessages.channelId, channelId), gt(channelMessages.seq, page.around)))
+      .orderBy(asc(channelMessages.seq))
+      .limit(Math.floor(page.limit / 2));
+    return withReactions(ctx, [...older.reverse(), ...newer]);
+  }
+  if (page.changedAfter !== undefined) {
+    const changed = await selectMessages(ctx)
+      .where(and(eq(channelMessages.channelId, channelId), gt(channelMessages.rev, page.changedAfter)))
+      .orderBy(asc(channelMessages.rev))
+      .limit(page.limit);
+    return withReactions(ctx, changed);
+  }
   const conditions: SQL[] = [eq(channelMessages.channelId, channelId)];
   if (page.after !== undefined) conditions.push(gt(channelMessages.seq, page.after));
   if (page.before !== undefined) conditions.push(lt(channelMessages.seq, page.before));
   const query = selectMessages(ctx).where(and(...conditions));
   if (page.after !== undefined) {
-    return query.orderBy(asc(channelMessages.seq)).limit(page.limit);
+    return withReactions(ctx, await query.orderBy(asc(channelMessages.seq)).limit(page.limit));
   }
   const newest = await query.orderBy(desc(channelMessages.seq)).limit(page.limit);
-  return newest.reverse();
+  return withReactions(ctx, newest.reverse());
+}
+
+/** A thread: its replies, oldest first (at most `limit`). 404 unless the parent is in the channel. */
+export async function listThread(
+  ctx: AppContext,
+  channelId: string,
+  parentId: string,
+  limit: number,
+): Promise<StoredChannelMessage[]> {
+  await loadMessageInChannel(ctx, channelId, parentId);
+  const rows = await selectMessages(ctx)
+    .where(and(eq(channelMessages.channelId, channelId), eq(channelMessages.parentId, parentId)))
+    .orderBy(asc(channelMessages.seq))
+    .limit(limit);
+  return withReactions(ctx, rows);
+}
+
+/** One message of the channel with its reactions; 404 when it is in another channel or gone. */
+export async function loadMessageInChannel(
+  ctx: AppContext,
+  channelId: string,
+  messageId: string,
+): Promise<StoredChannelMessage> {
+  if (!UUID_RE.test(messageId)) throw notFound(CHAT_MESSAGES.messageNotFound);
+  const [row] = await selectMessages(ctx)
+    .where(and(eq(channelMessages.id, messageId), eq(channelMessages.channelId, channelId)))
+    .limit(1);
+  if (!row) throw notFound(CHAT_MESSAGES.messageNotFound);
+  const [message] = await withReactions(ctx, [row]);
+  return message as StoredChannelMessage;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Changes a message and gives it the channel's next rev in one statement (the channel row lock
+ * orders changes, so a client holding everything up to rev R misses nothing above R).
+ */
+async function changeMessage(ctx: AppContext, channelId: string, messageId: string, set: SQL): Promise<void> {
+  await ctx.db.execute(sql`
+    with bumped as (
+      update ${channels} set last_rev = last_rev + 1 where id = ${channelId}::uuid returning last_rev
+    )
+    update ${channelMessages} m set rev = bumped.last_rev, ${set}
+    from bumped where m.id = ${messageId}::uuid and m.channel_id = ${channelId}::uuid`);
+}
+
+/** The sender edits their message; deleted messages stay deleted. */
+export async function editChannelMessage(
+  ctx: AppContext,
+  userId: string,
+  channelId: string,
+  messageId: string,
+  content: string,
+): Promise<StoredChannelMessage> {
+  const message = await loadMessageInChannel(ctx, channelId, messageId);
+  if (message.sender.id !== userId) throw forbidden(CHAT_MESSAGES.notYourMessage);
+  if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
+  await changeMessage(
+    ctx,
+    channelId,
+    messageId,
+    sql`content = ${content}, edited_at = ${ctx.now().toISOString()}::timestamptz`,
+  );
+  return loadMessageInChannel(ctx, channelId, messageId);
+}
+
+/**
+ * The sender, or a workspace admin (`mayModerate`), deletes a message: it stays in place (its seq,
+ * its thread) with no content and no reactions. Deleting twice answers the deleted message.
+ */
+export async function deleteChannelMessage(
+  ctx: AppContext,
+  userId: string,
+  mayModerate: boolean,
+  channelId: string,
+  messageId: string,
+): Promise<StoredChannelMessage> {
+  const message = await loadMessageInChannel(ctx, channelId, messageId);
+  if (message.sender.id !== userId && !mayModerate) throw forbidden(CHAT_MESSAGES.cannotDelete);
+  if (message.deletedAt) return message;
+  await ctx.db.delete(channelMessageReactions).where(eq(channelMessageReactions.messageId, messageId));
+  // Its files go too: rows and stored bytes.
+  await deleteFilesOfMessages(ctx, 'channel', [messageId]);
+  await changeMessage(
+    ctx,
+    channelId,
+    messageId,
+    sql`content = '', deleted_at = ${ctx.now().toISOString()}::timestamptz`,
+  );
+  return loadMessageInChannel(ctx, channelId, messageId);
+}
+
+/** Adds (`on`) or removes the caller's reaction; a no-op change answers the message as it is. */
+export async function setChannelReaction(
+  ctx: AppContext,
+  userId: string,
+  channelId: string,
+  messageId: string,
+  emoji: string,
+  on: boolean,
+): Promise<{ message: StoredChannelMessage; changed: boolean }> {
+  const message = await loadMessageInChannel(ctx, channelId, messageId);
+  if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
+  const changed = on
+    ? await ctx.db
+        .insert(channelMessageReactions)
+        .values({ messageId, userId, emoji })
+        .onConflictDoNothing()
+        .returning({ id: channelMessageReactions.messageId })
+    : await ctx.db
+        .delete(channelMessageReactions)
+        .where(
+          and(
+            eq(channelMessageReactions.messageId, messageId),
+            eq(channelMessageReactions.userId, userId),
+            eq(channelMessageReactions.emoji, emoji),
+          ),
+        )
+        .returning({ id: channelMessageReactions.messageId });
+  // Nothing changed (a repeated PUT or DELETE): no new rev, nothing to announce.
+  if (changed.length === 0) return { message, changed: false };
+  await changeMessage(ctx, channelId, messageId, sql`edited_at = m.edited_at`);
+  return { message: await loadMessageInChannel(ctx, channelId, messageId), changed: true };
 }
 
 /** Ids of a workspace's channels (whose rooms a removed member must leave). */

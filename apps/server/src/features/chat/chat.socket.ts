@@ -9,7 +9,7 @@ import {
   typingPayload,
   type UserTypingEvent,
 } from '@cohort/shared/chat';
-import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { channelMembers, channels, workspaceMembers } from '../../db/schema.ts';
@@ -22,9 +22,15 @@ import {
   userRoom,
 } from '../../realtime/socket-server.ts';
 import { membershipEvents } from '../workspaces/workspaces.events.ts';
+import { createdEvent, emitMessageCreated } from './chat.events.ts';
 import { authorizePost, CHAT_ROLES, loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
-import { type ChannelTarget, postChannelMessage, workspaceChannelIds } from './chat.service.ts';
+import {
+  type ChannelTarget,
+  loadMessageInChannel,
+  postChannelMessage,
+  workspaceChannelIds,
+} from './chat.service.ts';
 
 const CHANNEL_PREFIX = 'channel:';
 
@@ -32,6 +38,9 @@ export interface ChatRealtime {
   nsp: Namespace;
   /** After a commit: the stored message to the channel's room on every node; ends the sender's typing. */
   announce(senderId: string, message: ChannelMessage): void;
+  /** After a commit: a message's new state (edit, delete, reaction, thread reply) to its channel's room. */
+  announceUpdate(message: ChannelMessage): void;
+  announceCreated(senderId: string, message: ChannelMessage): Promise<void>;
   close(): void;
 }
 
@@ -110,6 +119,18 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     typing.stop(message.channel, senderId);
     nsp.to(channelRoom(message.channel)).emit(CHAT_EVENTS.newMessage, message);
   };
+  const announceUpdate = (message: ChannelMessage) => {
+    nsp.to(channelRoom(message.channel)).emit(CHAT_EVENTS.messageUpdated, message);
+  };
+  /** A new message, and for a thread reply its parent's new reply count. */
+  const announceCreated = async (senderId: string, message: ChannelMessage) => {
+    announce(senderId, message);
+    if (message.parentId) {
+      announceUpdate(
+        presentChannelMessage(await loadMessageInChannel(ctx, message.channel, message.parentId)),
+      );
+    }
+  };
 
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
@@ -162,7 +183,12 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
           resolved.remember(workspaceName, channelId, access);
           target = { channelId: access.channel.id, workspaceId: access.workspace.id };
         }
-        const input = { clientId, content: message.content };
+        const input = {
+          clientId,
+          content: message.content,
+          parentId: message.parentId,
+          attachments: message.attachments,
+        };
         const stored = await postChannelMessage(ctx, user, target, input, CHAT_ROLES);
         if (!stored) {
           // The insert's own access check refused: find out why, for the right answer.
@@ -172,7 +198,10 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
         }
         const presented = presentChannelMessage(stored.message);
         reply({ ok: true, message: presented });
-        if (stored.created) announce(user.id, presented);
+        if (stored.created) {
+          await announceCreated(user.id, presented);
+          await emitMessageCreated(ctx, createdEvent(target, stored.message));
+        }
       } catch (err) {
         reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.channelNotFound) });
       }
@@ -220,6 +249,8 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
   return {
     nsp,
     announce,
+    announceUpdate,
+    announceCreated,
     close: () => {
       clearInterval(roomTimer);
       membershipEvents.off('memberRemoved', handlers.memberRemoved);
@@ -242,26 +273,31 @@ async function pruneRooms(ctx: AppContext, nsp: Namespace, typing: TypingTracker
     }
   }
   if (joined.length === 0) return;
-  const channelIds = [...new Set(joined.map((j) => j.channelId))];
-  const userIds = [...new Set(joined.map((j) => j.userId))];
-  const readable = await ctx.db
-    .select({ channelId: channels.id, userId: workspaceMembers.userId })
-    .from(channels)
-    .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, channels.workspaceId))
-    .leftJoin(
-      channelMembers,
-      and(eq(channelMembers.channelId, channels.id), eq(channelMembers.userId, workspaceMembers.userId)),
-    )
-    .where(
-      and(
-        inArray(channels.id, channelIds),
-        inArray(workspaceMembers.userId, userIds),
-        or(eq(channels.isPrivate, false), isNotNull(channelMembers.userId)),
-      ),
-    );
-  const ok = new Set(readable.map((r) => `${r.channelId}|${r.userId}`));
+  // Each distinct (channel, user) pair once, as two array parameters; only the pairs that may no
+  // longer read come back (almost always none). Returning every readable pair of every workspace
+  // member, as this did before, grew with members × channels and showed up in bench/load.ts.
+  const pairs = [...new Set(joined.map((j) => `${j.channelId}|${j.userId}`))].map((p) => p.split('|'));
+  const arrayOf = (xs: string[]) => `{${xs.join(',')}}`;
+  const result = await ctx.db.execute(sql`
+    select j.channel_id, j.user_id
+    from unnest(${arrayOf(pairs.map((p) => p[0] ?? ''))}::uuid[], ${arrayOf(pairs.map((p) => p[1] ?? ''))}::uuid[])
+      as j(channel_id, user_id)
+    where not exists (
+      select 1 from ${channels} c
+      join ${workspaceMembers} m on m.workspace_id = c.workspace_id and m.user_id = j.user_id
+      where c.id = j.channel_id
+        and (not c.is_private or exists (
+          select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = j.user_id
+        ))
+    )`);
+  const lost = new Set(
+    (result as unknown as { rows: { channel_id: string; user_id: string }[] }).rows.map(
+      (r) => `${r.channel_id}|${r.user_id}`,
+    ),
+  );
+  if (lost.size === 0) return;
   for (const j of joined) {
-    if (ok.has(`${j.channelId}|${j.userId}`)) continue;
+    if (!lost.has(`${j.channelId}|${j.userId}`)) continue;
     j.socket.leave(channelRoom(j.channelId));
     typing.stop(j.channelId, j.userId);
   }

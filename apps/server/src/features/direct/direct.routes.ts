@@ -1,17 +1,33 @@
-import { directHistoryParams, directHistoryQuery, directMessageList } from '@cohort/shared/chat';
+import {
+  directHistoryParams,
+  directHistoryQuery,
+  directMessage,
+  directMessageList,
+  directMessageParams,
+  directReactionParams,
+  editMessageBody,
+} from '@cohort/shared/chat';
 import { apiError } from '@cohort/shared/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
 import { authorizeReader } from './direct.policy.ts';
 import { presentDirectMessage } from './direct.presenter.ts';
-import { findUserByEmail, listDirectMessages } from './direct.service.ts';
+import {
+  deleteDirectMessage,
+  editDirectMessage,
+  findUserByEmail,
+  listDirectMessages,
+  type StoredDirectMessage,
+  setDirectReaction,
+} from './direct.service.ts';
+import type { DirectRealtime } from './direct.socket.ts';
 
 const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiError };
 
 /** The direct conversation between the caller and `?with=`, oldest first (spec: limit 50). */
 export const directRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, realtime: DirectRealtime): FastifyPluginAsyncZod =>
   async (app) => {
     app.addHook('onRequest', async (request) => {
       await requireUser(ctx, request);
@@ -37,4 +53,42 @@ export const directRoutes =
         return rows.map(presentDirectMessage);
       },
     );
+
+    const announce = (stored: StoredDirectMessage) => {
+      const presented = presentDirectMessage(stored);
+      realtime.announceUpdate(presented, [stored.sender.id, stored.receiver.id]);
+      return presented;
+    };
+    const tags = ['direct'];
+    const responses = { 200: directMessage, ...errorResponses };
+
+    // Edit and delete: the sender only; the other party gets 403, anyone else 404.
+    app.patch(
+      '/api/direct-messages/:messageId',
+      { schema: { tags, params: directMessageParams, body: editMessageBody, response: responses } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        return announce(await editDirectMessage(ctx, user, request.params.messageId, request.body.content));
+      },
+    );
+    app.delete(
+      '/api/direct-messages/:messageId',
+      { schema: { tags, params: directMessageParams, response: responses } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        return announce(await deleteDirectMessage(ctx, user, request.params.messageId));
+      },
+    );
+    for (const method of ['put', 'delete'] as const) {
+      app[method](
+        '/api/direct-messages/:messageId/reactions/:emoji',
+        { schema: { tags, params: directReactionParams, response: responses } },
+        async (request) => {
+          const user = await requireUser(ctx, request);
+          const { messageId, emoji } = request.params;
+          const result = await setDirectReaction(ctx, user, messageId, emoji, method === 'put');
+          return result.changed ? announce(result.message) : presentDirectMessage(result.message);
+        },
+      );
+    }
   };

@@ -1,18 +1,36 @@
-import { CHAT_MESSAGES, DM_EVENTS, DM_NAMESPACE, sendDirectMessagePayload } from '@cohort/shared/chat';
-import type { Server, Socket } from 'socket.io';
+import {
+  CHAT_MESSAGES,
+  type DirectMessage,
+  DM_EVENTS,
+  DM_NAMESPACE,
+  sendDirectMessagePayload,
+} from '@cohort/shared/chat';
+import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
+import { emitMessageCreated } from '../chat/chat.events.ts';
+import { loadRecipientForUser } from './direct.access.ts';
 import { presentDirectMessage } from './direct.presenter.ts';
-import { loadRecipientForUser, sendDirectMessage } from './direct.service.ts';
+import { sendDirectMessage } from './direct.service.ts';
 
 /**
  * `/dm`: every socket sits in its user's room (the spec's `register` is implied by the session and
  * accepted as a no-op). A message is committed, acknowledged, then delivered to both users' rooms:
  * every tab of the sender and of the receiver, on every node.
  */
-export function registerDirectNamespace(ctx: AppContext, io: Server, options: RealtimeOptions) {
+export interface DirectRealtime {
+  nsp: Namespace;
+  /** After a commit: a message's new state to every socket of both users. */
+  announceUpdate(message: DirectMessage, userIds: [string, string]): void;
+}
+
+export function registerDirectNamespace(
+  ctx: AppContext,
+  io: Server,
+  options: RealtimeOptions,
+): DirectRealtime {
   const nsp = authenticatedNamespace(ctx, io, DM_NAMESPACE);
 
   nsp.on('connection', (socket: Socket) => {
@@ -33,6 +51,13 @@ export function registerDirectNamespace(ctx: AppContext, io: Server, options: Re
         reply({ ok: true, message: presented });
         if (stored.created) {
           nsp.to([userRoom(user.id), userRoom(receiver.id)]).emit(DM_EVENTS.newMessage, presented);
+          await emitMessageCreated(ctx, {
+            kind: 'direct',
+            messageId: stored.message.id,
+            senderId: user.id,
+            receiverId: receiver.id,
+            content: stored.message.content,
+          });
         }
       } catch (err) {
         reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.recipientNotFound) });
@@ -40,5 +65,9 @@ export function registerDirectNamespace(ctx: AppContext, io: Server, options: Re
     });
   });
 
-  return { nsp };
+  return {
+    nsp,
+    announceUpdate: (message, [a, b]) =>
+      nsp.to([userRoom(a), userRoom(b)]).emit(DM_EVENTS.messageUpdated, message),
+  };
 }

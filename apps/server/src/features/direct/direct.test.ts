@@ -81,6 +81,11 @@ describe('/dm', () => {
         createdAt: expect.stringMatching(/^\d{4}-/),
         messageType: 'text',
         clientId: expect.any(String),
+        rev: expect.any(Number),
+        editedAt: null,
+        deleted: false,
+        reactions: [],
+        attachments: [],
       },
     });
     if (!ack.ok) return;
@@ -173,5 +178,57 @@ describe('GET /api/messages/:email', () => {
     expect((await historyOf(carol, bob.email)).json()).toEqual([]);
     expect((await historyOf(alice, 'not-an-email')).statusCode).toBe(400);
     expect((await api.get(`/api/messages/${alice.email}?with=${bob.email}`)).statusCode).toBe(401);
+  });
+});
+
+describe('editing, deleting and reacting to direct messages', () => {
+  const dmUrl = (id: string) => `/api/direct-messages/${id}`;
+  const react = (as: TestUser, id: string, emoji: string, on = true) =>
+    t.app.inject({
+      method: on ? 'PUT' : 'DELETE',
+      url: `${dmUrl(id)}/reactions/${encodeURIComponent(emoji)}`,
+      headers: as.auth,
+    });
+  const sendAs = async (from: TestUser, to: TestUser, content: string) => {
+    const s = await dm(from);
+    const ack = await send(s, to.email, content);
+    if (!ack.ok) throw new Error(ack.message);
+    return ack.message;
+  };
+
+  it('lets the sender edit and delete, live to both parties, and backfills the changes by rev', async () => {
+    const m = await sendAs(alice, bob, 'see you at 5');
+    const bobTab = await dm(bob);
+    const updates = collect<DirectMessage>(bobTab, DM_EVENTS.messageUpdated);
+    const edited = await api.patch(dmUrl(m._id), alice, { content: 'see you at 6' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ _id: m._id, content: 'see you at 6', deleted: false });
+    expect(edited.json().editedAt).not.toBeNull();
+    const reacted = await react(bob, m._id, '👍');
+    expect(reacted.json()).toMatchObject({ reactions: [{ emoji: '👍', count: 1 }] });
+    await eventually(() => updates.length === 2);
+    const changes = (
+      await historyOf(bob, alice.email, bob, `&changedAfter=${m.rev}`)
+    ).json() as DirectMessage[];
+    expect(changes.map((c) => [c._id, c.content])).toEqual([[m._id, 'see you at 6']]);
+    expect(changes[0]?.rev).toBe(updates.at(-1)?.rev);
+
+    const deleted = await api.del(dmUrl(m._id), alice);
+    expect(deleted.json()).toMatchObject({ content: '', deleted: true, reactions: [] });
+    const after = (await historyOf(bob, alice.email)).json() as DirectMessage[];
+    expect(after.find((x) => x._id === m._id)).toMatchObject({ content: '', deleted: true, seq: m.seq });
+  });
+
+  it('refuses the other party (403), strangers (404) and bad input (400)', async () => {
+    const m = await sendAs(alice, bob, 'private words');
+    expect((await api.patch(dmUrl(m._id), bob, { content: 'mine now' })).statusCode).toBe(403);
+    expect((await api.del(dmUrl(m._id), bob)).statusCode).toBe(403);
+    expect((await api.patch(dmUrl(m._id), carol, { content: 'x' })).statusCode).toBe(404);
+    expect((await api.del(dmUrl(m._id), carol)).statusCode).toBe(404);
+    expect((await react(carol, m._id, '👍')).statusCode).toBe(404);
+    expect((await api.patch(dmUrl(m._id), alice, { content: '' })).statusCode).toBe(400);
+    expect((await react(bob, m._id, 'no')).statusCode).toBe(400);
+    expect((await api.patch(dmUrl('nope'), alice, { content: 'x' })).statusCode).toBe(404);
+    expect((await api.patch(dmUrl(m._id), undefined, { content: 'x' })).statusCode).toBe(401);
   });
 });

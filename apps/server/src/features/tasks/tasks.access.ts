@@ -1,7 +1,14 @@
 import { TASK_MESSAGES } from '@cohort/shared/tasks';
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { taskAssignees, taskLists, taskNotifications, tasks, workspaceMembers } from '../../db/schema.ts';
+import {
+  taskAssignees,
+  taskLists,
+  taskNotifications,
+  tasks,
+  users,
+  workspaceMembers,
+} from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { type Caller, isUuid } from '../workspaces/workspaces.access.ts';
 import { type TaskRole, taskRoleOf } from './tasks.policy.ts';
@@ -134,4 +141,109 @@ export async function loadTaskNotificationForUser(
     : null;
   if (!role) throw notFound(TASK_MESSAGES.notificationNotFound);
   return row;
+}
+
+// -- For the notification centre (features/notifications merges these with message notifications) ---
+
+export interface TaskNotificationFeedRow {
+  id: string;
+  kind: 'assigned' | 'comment' | 'due';
+  createdAt: Date;
+  readAt: Date | null;
+  task: { id: string; title: string };
+  actor: { id: string; email: string; firstName: string; lastName: string } | null;
+}
+
+/** Only notifications on tasks the user still sees (owner or assignee). */
+const stillVisible = (userId: string) =>
+  or(
+    eq(tasks.ownerId, userId),
+    sql`exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId}::uuid)`,
+  );
+
+/**
+ * A page of the user's task notifications, newest first: those strictly older than `before`
+ * (`created_at`, then `id`, both descending), at most `limit`.
+ */
+export async function taskNotificationsForFeed(
+  ctx: AppContext,
+  userId: string,
+  page: { before: { createdAt: Date; id: string } | null; limit: number; unreadOnly: boolean },
+): Promise<TaskNotificationFeedRow[]> {
+  const conditions: (SQL | undefined)[] = [eq(taskNotifications.userId, userId), stillVisible(userId)];
+  if (page.unreadOnly) conditions.push(isNull(taskNotifications.readAt));
+  if (page.before) {
+    conditions.push(
+      sql`(${taskNotifications.createdAt}, ${taskNotifications.id}) < (${page.before.createdAt.toISOString()}::timestamptz, ${page.before.id}::uuid)`,
+    );
+  }
+  const rows = await ctx.db
+    .select({
+      id: taskNotifications.id,
+      kind: taskNotifications.kind,
+      createdAt: taskNotifications.createdAt,
+      readAt: taskNotifications.readAt,
+      taskId: tasks.id,
+      title: tasks.title,
+      actorId: users.id,
+      actorEmail: users.email,
+      actorFirst: users.firstName,
+      actorLast: users.lastName,
+    })
+    .from(taskNotifications)
+    .innerJoin(tasks, eq(tasks.id, taskNotifications.taskId))
+    .leftJoin(users, eq(users.id, taskNotifications.actorId))
+    .where(and(...conditions))
+    .orderBy(desc(taskNotifications.createdAt), desc(taskNotifications.id))
+    .limit(page.limit);
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    createdAt: r.createdAt,
+    readAt: r.readAt,
+    task: { id: r.taskId, title: r.title },
+    actor: r.actorId
+      ? {
+          id: r.actorId,
+          email: r.actorEmail ?? '',
+          firstName: r.actorFirst ?? '',
+          lastName: r.actorLast ?? '',
+        }
+      : null,
+  }));
+}
+
+/** How many of the user's task notifications (on tasks they still see) are unread. */
+export async function unreadTaskNotificationCount(ctx: AppContext, userId: string): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: count() })
+    .from(taskNotifications)
+    .innerJoin(tasks, eq(tasks.id, taskNotifications.taskId))
+    .where(and(eq(taskNotifications.userId, userId), isNull(taskNotifications.readAt), stillVisible(userId)));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Marks the user's own task notifications read: the given ids (anyone else's ids change nothing),
+ * or all of them. Answers how many changed. (A write kept beside the reads above so the notification
+ * centre never touches this feature's tables itself.)
+ */
+export async function markTaskNotificationsReadForUser(
+  ctx: AppContext,
+  userId: string,
+  ids: readonly string[] | 'all',
+): Promise<number> {
+  if (ids !== 'all' && ids.length === 0) return 0;
+  const rows = await ctx.db
+    .update(taskNotifications)
+    .set({ readAt: ctx.now() })
+    .where(
+      and(
+        eq(taskNotifications.userId, userId),
+        isNull(taskNotifications.readAt),
+        ids === 'all' ? undefined : inArray(taskNotifications.id, [...ids]),
+      ),
+    )
+    .returning({ id: taskNotifications.id });
+  return rows.length;
 }

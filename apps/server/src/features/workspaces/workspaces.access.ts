@@ -1,7 +1,7 @@
 import { WORKSPACE_MESSAGES, type WorkspaceRole } from '@cohort/shared/workspaces';
 import { and, asc, eq, exists, inArray, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { channelMembers, channels, workspaceMembers, workspaces } from '../../db/schema.ts';
+import { channelMembers, channels, users, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { canReadChannel } from './workspaces.policy.ts';
 
@@ -88,19 +88,40 @@ export async function loadChannelForUser(
   workspaceNameOrId: string,
   channelId: string,
 ): Promise<ChannelAccess> {
-  const access = await loadWorkspaceForUser(ctx, caller, workspaceNameOrId);
-  if (!isUuid(channelId)) throw channelNotFound();
-  const [row] = await ctx.db
-    .select({ channel: channels, memberId: channelMembers.userId })
-    .from(channels)
+  if (!isUuid(channelId)) {
+    await loadWorkspaceForUser(ctx, caller, workspaceNameOrId);
+    throw channelNotFound();
+  }
+  // One round trip for the workspace, the caller's role, the channel and the caller's listing in
+  // it: this runs on every history read, join and first send (bench/load.ts).
+  const key = workspaceNameOrId.trim();
+  if (!key) throw workspaceNotFound();
+  const byName = sql`lower(${workspaces.name}) = lower(${key})`;
+  const rows = await ctx.db
+    .select({
+      workspace: workspaces,
+      role: workspaceMembers.role,
+      channel: channels,
+      memberId: channelMembers.userId,
+    })
+    .from(workspaces)
+    .innerJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, caller.id)),
+    )
+    .leftJoin(channels, and(eq(channels.workspaceId, workspaces.id), eq(channels.id, channelId)))
     .leftJoin(
       channelMembers,
       and(eq(channelMembers.channelId, channels.id), eq(channelMembers.userId, caller.id)),
     )
-    .where(and(eq(channels.id, channelId), eq(channels.workspaceId, access.workspace.id)));
-  const isChannelMember = row?.memberId != null;
-  if (!row || !canReadChannel(row.channel, isChannelMember)) throw channelNotFound();
-  return { ...access, channel: row.channel, isChannelMember };
+    .where(isUuid(key) ? or(eq(workspaces.id, key), byName) : byName)
+    .limit(2);
+  // A workspace may be named like another one's id: the id wins (as in loadWorkspaceForUser).
+  const row = rows.find((r) => r.workspace.id === key.toLowerCase()) ?? rows[0];
+  if (!row) throw workspaceNotFound();
+  const isChannelMember = row.memberId != null;
+  if (!row.channel || !canReadChannel(row.channel, isChannelMember)) throw channelNotFound();
+  return { workspace: row.workspace, role: row.role, channel: row.channel, isChannelMember };
 }
 
 /** The channels of a workspace the caller may read, in sidebar order (oldest first). */
@@ -163,4 +184,47 @@ export async function loadChannelByIdForUser(
     .where(eq(channels.id, channelId));
   if (!row) throw channelNotFound();
   return loadChannelForUser(ctx, caller, row.workspaceId, channelId);
+}
+
+/** The active members of a workspace as people (id, names, e-mail), by first and last name. */
+export async function listWorkspaceUsers(ctx: AppContext, workspaceId: string) {
+  return ctx.db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(eq(workspaceMembers.workspaceId, workspaceId))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
+}
+
+/**
+ * Everyone who shares at least one workspace with the user, the user included (whom the user's
+ * presence may be shown to; nobody else may learn it).
+ */
+export async function coMemberIds(ctx: AppContext, userId: string): Promise<string[]> {
+  const mine = ctx.db
+    .select({ workspaceId: workspaceMembers.workspaceId })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.userId, userId));
+  const rows = await ctx.db
+    .selectDistinct({ userId: workspaceMembers.userId })
+    .from(workspaceMembers)
+    .where(inArray(workspaceMembers.workspaceId, mine));
+  const ids = new Set(rows.map((r) => r.userId));
+  ids.add(userId);
+  return [...ids];
+}
+
+/** Whether two users are both members of at least one workspace. */
+export async function sharesWorkspace(ctx: AppContext, userId: string, otherId: string): Promise<boolean> {
+  if (userId === otherId) return true;
+  const mine = ctx.db
+    .select({ workspaceId: workspaceMembers.workspaceId })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.userId, userId));
+  const [row] = await ctx.db
+    .select({ one: sql<number>`1` })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.userId, otherId), inArray(workspaceMembers.workspaceId, mine)))
+    .limit(1);
+  return row !== undefined;
 }

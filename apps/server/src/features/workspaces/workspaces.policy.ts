@@ -15,11 +15,13 @@ export const WORKSPACE_PERMISSIONS = {
   createChannel: ['editor', 'admin'],
   addProject: ['editor', 'admin'],
   assignItem: ['editor', 'admin'],
+  deleteProject: ['admin'],
   manageMembers: ['admin'],
   manageRoles: ['admin'],
   editWorkspace: ['admin'],
   deleteWorkspace: ['admin'],
   manageChannels: ['admin'],
+  viewStorage: ['admin'],
 } as const satisfies Record<string, readonly WorkspaceRole[]>;
 
 export type WorkspaceAction = keyof typeof WORKSPACE_PERMISSIONS;

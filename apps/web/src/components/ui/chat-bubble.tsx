@@ -1,6 +1,9 @@
+import type { StoredFile } from '@cohort/shared/files';
 import { Clock, RotateCcw, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { timeLabel } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
+import { MessageBody } from './message-body.tsx';
 
 export interface PendingState {
   status: 'sending' | 'failed';
@@ -13,6 +16,8 @@ interface ChatBubbleProps {
   /** Own messages sit on the right in the brand colour; others' on the left in grey. */
   own: boolean;
   content: string;
+  /** Files the message carries (previews under the text). */
+  attachments?: StoredFile[];
   date: Date;
   /** Shown above the bubble for others' messages that start a run; read out otherwise. */
   name?: string;
@@ -21,16 +26,51 @@ interface ChatBubbleProps {
   pending?: PendingState;
   /** First of a run of messages: a little more space above it. */
   spaced?: boolean;
+  /** Replaces the content (a deleted message's placeholder, the edit form). */
+  body?: ReactNode;
+  /** Next to the time (the "edited" marker). */
+  meta?: ReactNode;
+  /** Message actions, shown on hover and focus. */
+  actions?: ReactNode;
+  /** Under the bubble (reactions, thread summary). */
+  below?: ReactNode;
+  /** The element id (search results scroll to it) and a highlight while it is the target. */
+  id?: string;
+  highlighted?: boolean;
 }
 
 const linkButton =
   'inline-flex items-center gap-1 rounded font-semibold hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600';
 
 /** One chat message (channel or direct): content, hour:minute time and, while unsent, its status. */
-export function ChatBubble({ own, content, date, name, showName, pending, spaced }: ChatBubbleProps) {
+export function ChatBubble({
+  own,
+  content,
+  attachments,
+  date,
+  name,
+  showName,
+  pending,
+  spaced,
+  body,
+  meta,
+  actions,
+  below,
+  id,
+  highlighted,
+}: ChatBubbleProps) {
   const failed = pending?.status === 'failed';
   return (
-    <li className={cn('flex flex-col', own ? 'items-end' : 'items-start', spaced && 'pt-2')}>
+    <li
+      id={id}
+      aria-current={highlighted ? 'true' : undefined}
+      className={cn(
+        'group relative flex flex-col',
+        own ? 'items-end' : 'items-start',
+        spaced && 'pt-2',
+        highlighted && 'rounded-lg bg-amber-100 ring-2 ring-amber-300',
+      )}
+    >
       {!own && name && showName ? (
         <p className="mb-0.5 px-1 text-xs font-semibold text-slate-800">{name}</p>
       ) : (
@@ -46,8 +86,10 @@ export function ChatBubble({ own, content, date, name, showName, pending, spaced
           failed && 'border-red-300 bg-red-50 text-red-950',
         )}
       >
-        <p className="break-words whitespace-pre-wrap">{content}</p>
+        {body ?? <MessageBody content={content} attachments={attachments} own={own && !pending} />}
       </div>
+      {below}
+      {actions}
       <span className="flex flex-wrap items-center justify-end gap-x-2 px-1 text-[11px]">
         {pending &&
           (failed ? (
@@ -70,6 +112,7 @@ export function ChatBubble({ own, content, date, name, showName, pending, spaced
               Sending…
             </span>
           ))}
+        {meta}
         <time dateTime={date.toISOString()} className="text-slate-500 tabular-nums">
           {timeLabel(date)}
         </time>

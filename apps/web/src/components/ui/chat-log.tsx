@@ -22,6 +22,8 @@ interface ChatLogProps<T extends ChatLogItem> {
   hasOlder?: boolean;
   loadingOlder?: boolean;
   onLoadOlder?: () => void;
+  /** The element id of an item to open at instead of the newest (a search hit). */
+  anchorId?: string | undefined;
 }
 
 /**
@@ -39,6 +41,7 @@ export function ChatLog<T extends ChatLogItem>({
   hasOlder = false,
   loadingOlder = false,
   onLoadOlder,
+  anchorId,
 }: ChatLogProps<T>) {
   const last = items.at(-1);
   const scroll = useStickToBottom<HTMLDivElement>({
@@ -46,6 +49,7 @@ export function ChatLog<T extends ChatLogItem>({
     lastKey: last?.key,
     lastIsOwn: last?.own ?? false,
     onReachTop: hasOlder && !loadingOlder ? onLoadOlder : undefined,
+    anchorId,
   });
   const groups = groupByDay(items, (item) => item.date);
 

@@ -1,13 +1,12 @@
-import type { ChannelMessage } from '@cohort/shared/chat';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CHAT_MESSAGES, type ChannelMessage } from '@cohort/shared/chat';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { historyReply, stubApi } from '../../test/chat-api.ts';
 import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
 import { renderAt } from '../../test/render.tsx';
 import { aChannel, aMember, BOB, ME, meResponse } from '../workspaces/test-data.ts';
 import { ChannelPane } from './channel-pane.tsx';
-import { readMark } from './read-marks.ts';
 
 vi.mock('../../lib/socket.ts', async (importOriginal) => {
   const { fakeConnectNamespace } = await import('../../test/fake-socket.ts');
@@ -19,6 +18,15 @@ const PATH = '/api/workspaces/Apollo/channels/c1/messages';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let history: ChannelMessage[] = [];
+/** The server's read mark of c1 for this user; by default everything in `history` was read. */
+let readSeq: number | null = null;
+let muted = false;
+const marks: unknown[] = [];
+const readState = () => {
+  const lastSeq = history.at(-1)?.seq ?? 0;
+  const lastReadSeq = readSeq ?? lastSeq;
+  return { channelId: 'c1', workspaceId: 'w1', lastReadSeq, lastSeq, unread: lastSeq - lastReadSeq, muted };
+};
 
 function aMessage(seq: number, overrides: Partial<ChannelMessage> = {}): ChannelMessage {
   return {
@@ -28,7 +36,15 @@ function aMessage(seq: number, overrides: Partial<ChannelMessage> = {}): Channel
     content: `message ${seq}`,
     timestamp: new Date().toISOString(),
     clientId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    attachments: [],
     sender: { _id: BOB._id, email: BOB.email, name: 'Bob Builder' },
+    rev: seq,
+    editedAt: null,
+    deleted: false,
+    parentId: null,
+    replyCount: 0,
+    lastReplyAt: null,
+    reactions: [],
     ...overrides,
   };
 }
@@ -37,6 +53,28 @@ async function setup() {
   const api = stubApi({
     'GET /api/me': () => ({ json: meResponse }),
     [`GET ${PATH}`]: (url) => historyReply(history, url),
+    'GET /api/workspaces/Apollo/unread': () => ({ json: [readState()] }),
+    'PUT /api/workspaces/Apollo/channels/c1/read': (_url, body) => {
+      marks.push(body);
+      readSeq = Math.max(readSeq ?? 0, (body as { seq: number }).seq);
+      return { json: readState() };
+    },
+    'PUT /api/workspaces/Apollo/channels/c1/mute': (_url, body) => {
+      muted = (body as { muted: boolean }).muted;
+      return { json: readState() };
+    },
+    // The summary panel's request when it is opened.
+    'GET /api/workspaces/Apollo/channels/c1/summary': () => ({
+      json: {
+        summary: '',
+        messageCount: 0,
+        participants: [],
+        from: '',
+        to: '',
+        timeframe: 24,
+        engine: 'builtin',
+      },
+    }),
     // Carol is not listed (left the workspace since): her name falls back to her messages or e-mail.
     'GET /api/workspaces/Apollo/members': () => ({
       json: [aMember(), aMember({ _id: BOB._id, email: BOB.email, firstName: 'Bob', lastName: 'Builder' })],
@@ -64,9 +102,14 @@ const input = () => screen.getByRole('textbox', { name: 'Message general' });
 beforeEach(() => {
   openedSockets.length = 0;
   history = [];
+  readSeq = null;
+  muted = false;
+  marks.length = 0;
 });
 
 afterEach(() => {
+  // Unmount while fetch is still stubbed: leaving a conversation flushes a pending read mark.
+  cleanup();
   vi.unstubAllGlobals();
 });
 
@@ -81,17 +124,19 @@ describe('ChannelPane: header', () => {
     expect(toggle.textContent).toBe('Hide Summary');
     const panel = screen.getByRole('region', { name: 'Channel Conversation Summary' });
     expect(toggle.getAttribute('aria-controls')).toBe(panel.id);
+    expect(await within(panel).findByText('No recent conversation to summarize')).toBeTruthy();
     await userEvent.click(within(panel).getByRole('button', { name: 'Close summary' }));
     expect(screen.queryByRole('region', { name: 'Channel Conversation Summary' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Show Summary' }).getAttribute('aria-expanded')).toBe('false');
   });
 
-  it('sends the whole page to the meeting page', async () => {
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, assign });
-    await setup();
+  it("opens the channel's meeting page (the channel is the room)", async () => {
+    const { router } = await setup();
     await userEvent.click(screen.getByRole('button', { name: 'Video Meeting' }));
-    expect(assign).toHaveBeenCalledWith('/videocall');
+    expect(router.state.location.pathname).toBe('/videocall');
+    const params = new URLSearchParams(router.state.location.search);
+    expect(params.get('room')).toBe(aChannel()._id);
+    expect(params.get('workspace')).toBe('Apollo');
   });
 });
 
@@ -127,9 +172,9 @@ describe('ChannelPane: messages', () => {
     expect(socket.namespace).toBe('/chat');
     expect(socket.sent('joinChannel')).toEqual([{ channelId: 'c1', workspaceName: 'Apollo' }]);
     // After joining, what was posted since the first page is fetched.
-    await waitFor(() => expect(api.calls.at(-1)?.query).toMatchObject({ after: '4' }));
-    // Reading moves the read mark (the sidebar's unread count).
-    expect(readMark(ME._id, 'c1')).toBe(4);
+    await waitFor(() => expect(api.calls.some((c) => c.query.after === '4')).toBe(true));
+    // Then what changed since the first page (edits, deletes, reactions).
+    await waitFor(() => expect(api.calls.at(-1)?.query).toMatchObject({ changedAfter: '4' }));
   });
 
   it('appends pushed messages and fills a gap with after=<last seq>', async () => {
@@ -215,7 +260,7 @@ describe('ChannelPane: messages', () => {
     expect(screen.getByRole('status').textContent).toBe('');
     expect(socket.sent('joinChannel')).toHaveLength(2);
     expect(socket.sent('sendMessage')).toHaveLength(1);
-    expect(api.calls.at(-1)?.query).toMatchObject({ after: '1' });
+    expect(api.calls.filter((c) => c.query.after).at(-1)?.query).toMatchObject({ after: '1' });
     expect(within(log()).getAllByText('written offline')).toHaveLength(1);
   });
 
@@ -238,6 +283,45 @@ describe('ChannelPane: messages', () => {
     const [first, second] = socket.sent('sendMessage') as Array<{ clientId: string }>;
     expect(second?.clientId).toBe(first?.clientId);
   });
+
+  it('tells the user a message was not sent when the server is out of storage, and Retry sends it later', async () => {
+    await setup();
+    const socket = await connected();
+    socket.respond('sendMessage', () => ({ ok: false, message: CHAT_MESSAGES.storageFull }));
+    await userEvent.type(input(), 'disk is full{Enter}');
+    expect(await within(log()).findByText('Not sent: The server is out of storage space')).toBeTruthy();
+    socket.respond('sendMessage', (payload) => {
+      const { clientId } = payload as { clientId: string };
+      return {
+        ok: true,
+        message: aMessage(1, { clientId, content: 'disk is full', sender: { ...ME, name: '' } }),
+      };
+    });
+    await userEvent.click(within(log()).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(within(log()).queryByText(/Not sent/)).toBeNull());
+    expect(within(log()).getAllByText('disk is full')).toHaveLength(1);
+  });
+
+  it('keeps a message "Sending…" while the database is unreachable and resends it by itself', async () => {
+    await setup();
+    const socket = await connected();
+    socket.respond('sendMessage', () => ({ ok: false, message: CHAT_MESSAGES.unavailable }));
+    await userEvent.type(input(), 'during the restart{Enter}');
+    await waitFor(() => expect(socket.sent('sendMessage')).toHaveLength(1));
+    expect(within(log()).getByText('Sending…')).toBeTruthy();
+    expect(within(log()).queryByText(/Not sent/)).toBeNull();
+    socket.respond('sendMessage', (payload) => {
+      const { clientId } = payload as { clientId: string };
+      return {
+        ok: true,
+        message: aMessage(1, { clientId, content: 'during the restart', sender: { ...ME, name: '' } }),
+      };
+    });
+    await waitFor(() => expect(within(log()).queryByText('Sending…')).toBeNull(), { timeout: 8000 });
+    const [first, second] = socket.sent('sendMessage') as Array<{ clientId: string }>;
+    expect(second?.clientId).toBe(first?.clientId);
+    expect(within(log()).queryByText(/Not sent/)).toBeNull();
+  }, 15_000);
 
   it('keeps unsent messages across a reload (remount)', async () => {
     const first = await setup();
@@ -298,6 +382,63 @@ describe('ChannelPane: messages', () => {
     expect(await within(log()).findByText('message 10')).toBeTruthy();
     expect(api.calls.at(-1)?.query).toEqual({ before: '11', limit: '50' });
     expect(within(log()).queryByRole('button', { name: 'Load older messages' })).toBeNull();
+  });
+});
+
+describe('ChannelPane: read marks', () => {
+  const separators = () => within(log()).queryAllByRole('separator', { name: 'New messages' });
+
+  it('draws "New messages" above the first unread message from someone else, keeps it, and moves the mark', async () => {
+    readSeq = 1;
+    history = [
+      aMessage(1, { content: 'already read' }),
+      aMessage(2, { content: 'mine from another tab', sender: { ...ME, name: 'Ada Lovelace' } }),
+      aMessage(3, { content: 'first unread' }),
+      aMessage(4, { content: 'second unread' }),
+    ];
+    const scrollIntoView = vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(() => {});
+    onTestFinished(() => scrollIntoView.mockRestore());
+    await setup();
+    await within(log()).findByText('first unread');
+    await waitFor(() => expect(separators()).toHaveLength(1));
+    // Reading starts at the line (it moves nothing when the line is already in view).
+    expect(scrollIntoView.mock.contexts).toEqual([separators()[0]]);
+    expect(scrollIntoView).toHaveBeenCalledWith({ block: 'nearest' });
+    // The line sits right above Bob's first message after the mark (our own does not count).
+    const line = separators()[0]?.closest('li');
+    expect(line?.nextElementSibling?.textContent).toContain('first unread');
+    expect(line?.previousElementSibling?.textContent).toContain('mine from another tab');
+    // Seen: the mark moves to the newest message, once.
+    await waitFor(() => expect(marks).toEqual([{ seq: 4 }]));
+
+    const socket = await connected();
+    socket.push('newMessage', aMessage(5, { content: 'while reading' }));
+    await within(log()).findByText('while reading');
+    // The line stays where it was until the reader leaves; the mark follows what arrives.
+    expect(separators()).toHaveLength(1);
+    expect(separators()[0]?.closest('li')?.nextElementSibling?.textContent).toContain('first unread');
+    await waitFor(() => expect(marks).toEqual([{ seq: 4 }, { seq: 5 }]));
+  });
+
+  it('draws no line and sends no mark when everything was read', async () => {
+    history = [aMessage(1), aMessage(2)];
+    await setup();
+    await within(log()).findByText('message 2');
+    await connected();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(separators()).toHaveLength(0);
+    expect(marks).toEqual([]);
+  });
+
+  it('mutes and unmutes the channel from the header', async () => {
+    const { api } = await setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Mute' }));
+    expect(await screen.findByRole('button', { name: 'Unmute' })).toBeTruthy();
+    expect(muted).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Unmute' }));
+    expect(await screen.findByRole('button', { name: 'Mute' })).toBeTruthy();
+    expect(muted).toBe(false);
+    expect(api.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/mute'))).toHaveLength(2);
   });
 });
 

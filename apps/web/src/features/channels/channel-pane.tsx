@@ -1,9 +1,11 @@
 import type { PublicUser } from '@cohort/shared/accounts';
 import type { ChannelMessage } from '@cohort/shared/chat';
-import type { Channel } from '@cohort/shared/workspaces';
-import { useQuery } from '@tanstack/react-query';
-import { Lock, Sparkles, Video } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Bell, BellOff, Lock, Sparkles, Video } from 'lucide-react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
@@ -11,20 +13,39 @@ import { ChatLog, type ChatLogItem, ConnectionStatus } from '../../components/ui
 import type { OutboxEntry } from '../../lib/conversation-store.ts';
 import { connectionMessage } from '../../lib/socket.ts';
 import { useMe } from '../accounts/use-me.ts';
+import { meetingUrl } from '../calls/links.ts';
+import {
+  DeletedBody,
+  EditedMarker,
+  EditForm,
+  MessageActions,
+  ReactionsRow,
+  reactFailed,
+  ThreadSummary,
+} from '../messaging/message-parts.tsx';
+import { useClearChannelMentions } from '../notifications/notifications.queries.ts';
+import { firstUnreadKey, NewMessagesDivider } from '../reads/new-messages-divider.tsx';
+import {
+  applyChannelUnread,
+  channelUnreadQuery,
+  markChannelRead,
+  setChannelMuted,
+} from '../reads/reads.queries.ts';
+import { useMarkRead, useOpenedMark } from '../reads/use-mark-read.ts';
 import { membersQuery } from '../workspaces/workspaces.queries.ts';
 import { displayName } from './display-name.ts';
-import { markRead } from './read-marks.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
+import { ThreadPanel } from './thread-panel.tsx';
 import { typingText } from './typing.ts';
 import { useChannelChat } from './use-channel-chat.ts';
 
 interface ChannelPaneProps {
   workspaceName: string;
   channel: Channel;
+  /** The reader's role: admins may delete anyone's message. */
+  role?: WorkspaceRole;
 }
 
-/** The spec's meeting page; a full page load, as the spec's button does. */
-const MEETING_PAGE = '/videocall';
 /** Consecutive messages of one sender within this window share one name label. */
 const RUN_WINDOW_MS = 5 * 60_000;
 
@@ -33,8 +54,9 @@ const RUN_WINDOW_MS = 5 * 60_000;
  * live message list, the typing indicator and the composer. The workspace page keys it by channel,
  * so switching channels tears the connection down and opens a fresh one (SPEC §4).
  */
-export function ChannelPane({ workspaceName, channel }: ChannelPaneProps) {
+export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) {
   const me = useMe();
+  const navigate = useNavigate();
   const [showSummary, setShowSummary] = useState(false);
 
   return (
@@ -59,7 +81,12 @@ export function ChannelPane({ workspaceName, channel }: ChannelPaneProps) {
           <p className="mt-1 text-sm break-words text-slate-600">{channel.description}</p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <Button variant="secondary" size="sm" onClick={() => window.location.assign(MEETING_PAGE)}>
+          <MuteButton workspaceName={workspaceName} channelId={channel._id} />
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => navigate(meetingUrl(workspaceName, channel._id))}
+          >
             <Video aria-hidden="true" className="size-4" />
             Video Meeting
           </Button>
@@ -82,7 +109,9 @@ export function ChannelPane({ workspaceName, channel }: ChannelPaneProps) {
           onClose={() => setShowSummary(false)}
         />
       )}
-      {me.data && <ChannelConversation workspaceName={workspaceName} channel={channel} me={me.data} />}
+      {me.data && (
+        <ChannelConversation workspaceName={workspaceName} channel={channel} me={me.data} role={role} />
+      )}
     </section>
   );
 }
@@ -94,25 +123,50 @@ function ChannelConversation({
   workspaceName,
   channel,
   me,
+  role,
 }: {
   workspaceName: string;
   channel: Channel;
   me: PublicUser;
+  role?: WorkspaceRole | undefined;
 }) {
-  const chat = useChannelChat(workspaceName, channel._id, me._id);
+  // A search hit opens the channel at `?message=<id>&seq=<seq>`: history is loaded around it.
+  const [params] = useSearchParams();
+  const targetId = params.get('message') ?? undefined;
+  const targetSeq = Number(params.get('seq'));
+  const anchorSeq = targetId && Number.isSafeInteger(targetSeq) && targetSeq > 0 ? targetSeq : undefined;
+  const chat = useChannelChat(workspaceName, channel._id, me._id, anchorSeq);
   const { state } = chat;
+  const [editing, setEditing] = useState<string | null>(null);
+  // A notification's link may also name the thread to open: `&thread=<parent id>`.
+  const [threadId, setThreadId] = useState<string | null>(() => params.get('thread'));
+  const target = targetId ? state.messages.find((m) => m._id === targetId) : undefined;
+  // A thread reply is shown in its thread: the channel scrolls to the parent and opens the thread.
+  const anchorMessageId = target ? (target.parentId ?? target._id) : undefined;
+  const [flash, setFlash] = useState<string | null>(null);
+  useEffect(() => {
+    if (!anchorMessageId) return;
+    setFlash(anchorMessageId);
+    if (anchorMessageId !== targetId) setThreadId(anchorMessageId);
+    const timer = setTimeout(() => setFlash(null), 4000);
+    return () => clearTimeout(timer);
+  }, [anchorMessageId, targetId]);
+  const thread = threadId ? state.messages.find((m) => m._id === threadId) : undefined;
 
   const items = useMemo<Item[]>(
     () => [
-      ...state.messages.map(
-        (message): Item => ({
-          kind: 'stored',
-          key: message.clientId || message._id,
-          date: new Date(message.timestamp),
-          own: message.sender._id === me._id,
-          message,
-        }),
-      ),
+      // Thread replies live in the thread panel, not in the channel's flow.
+      ...state.messages
+        .filter((message) => message.parentId === null)
+        .map(
+          (message): Item => ({
+            kind: 'stored',
+            key: message.clientId || message._id,
+            date: new Date(message.timestamp),
+            own: message.sender._id === me._id,
+            message,
+          }),
+        ),
       ...state.outbox.map(
         (entry): Item => ({
           kind: 'pending',
@@ -126,15 +180,51 @@ function ChannelConversation({
     [state.messages, state.outbox, me._id],
   );
 
-  // Reading the channel moves its read mark, which clears its unread badge in the sidebar.
-  const newestSeq = state.status === 'ready' ? (state.messages.at(-1)?.seq ?? 0) : undefined;
-  useEffect(() => {
-    if (newestSeq !== undefined) markRead(me._id, channel._id, newestSeq);
-  }, [newestSeq, me._id, channel._id]);
+  // The log scrolls to the target itself (ChatLog's anchorId), once it is rendered.
+
+  // Where the reader had got to when the channel opened: the "New messages" line goes above the first
+  // message after it and stays until they leave. Marking waits for it, or the line would never show.
+  const queryClient = useQueryClient();
+  const reads = useQuery(channelUnreadQuery(workspaceName));
+  const readState = reads.data?.find((c) => c.channelId === channel._id);
+  const openedMark = useOpenedMark({
+    settled: reads.isSuccess || reads.isError,
+    lastReadSeq: readState?.lastReadSeq,
+    ready: state.status === 'ready',
+    newestSeq: state.messages.at(-1)?.seq,
+  });
+  const dividerKey = useMemo(
+    () =>
+      firstUnreadKey(items, openedMark, (item) =>
+        item.kind === 'stored' && !item.own ? item.message.seq : null,
+      ),
+    [items, openedMark],
+  );
+
+  // Reading the channel moves its read mark on the server, which clears its unread count in the
+  // sidebar of every tab of this user.
+  useMarkRead({
+    enabled: openedMark !== undefined && state.status === 'ready',
+    newestSeq: state.messages.at(-1)?.seq,
+    markedSeq: readState?.lastReadSeq,
+    mark: async (seq) =>
+      applyChannelUnread(queryClient, await markChannelRead(workspaceName, channel._id, seq)),
+  });
 
   // `userTyping` carries an id and an e-mail only: the name comes from the workspace's member list
   // (cached, the create-channel form reads it too) or from the typist's messages, else the e-mail.
   const members = useQuery(membersQuery(workspaceName));
+  // @mention autocomplete: the workspace's other members with an account.
+  const mentionCandidates = useMemo(
+    () =>
+      (members.data ?? []).flatMap((m) =>
+        m._id && m._id !== me._id && m.status !== 'invited'
+          ? [{ id: m._id, name: `${m.firstName} ${m.lastName}`.trim() || m.email, email: m.email }]
+          : [],
+      ),
+    [members.data, me._id],
+  );
+  useClearChannelMentions(workspaceName, channel._id, state.status === 'ready');
   const typingNames = chat.typingUsers.map((user) => {
     const member = members.data?.find((m) => m._id === user.userId);
     if (member) {
@@ -144,64 +234,177 @@ function ChannelConversation({
     return displayName(known ?? { email: user.email });
   });
 
+  /** A stored message's bubble with its actions, reactions, thread summary and markers. */
+  const renderMessage = (
+    message: ChannelMessage,
+    layout: { showName: boolean; spaced: boolean; inThread?: boolean },
+  ) => {
+    const own = message.sender._id === me._id;
+    const isEditing = editing === message._id;
+    return (
+      <ChatBubble
+        key={message.clientId || message._id}
+        id={layout.inThread ? undefined : `message-${message._id}`}
+        highlighted={flash === message._id && !layout.inThread}
+        own={own}
+        content={message.content}
+        attachments={message.attachments}
+        date={new Date(message.timestamp)}
+        name={displayName(message.sender)}
+        showName={layout.showName}
+        spaced={layout.spaced}
+        body={
+          message.deleted ? (
+            <DeletedBody />
+          ) : isEditing ? (
+            <EditForm
+              initial={message.content}
+              onSave={(content) => chat.edit(message._id, content)}
+              onDone={() => setEditing(null)}
+            />
+          ) : undefined
+        }
+        meta={message.editedAt && !message.deleted ? <EditedMarker editedAt={message.editedAt} /> : undefined}
+        actions={
+          message.deleted || isEditing ? undefined : (
+            <MessageActions
+              own={own}
+              canEdit={own}
+              canDelete={own || role === 'admin'}
+              onReact={(emoji) => {
+                const mine = message.reactions
+                  .find((r) => r.emoji === emoji)
+                  ?.users.some((u) => u._id === me._id);
+                chat.react(message._id, emoji, !mine).catch(reactFailed);
+              }}
+              onEdit={() => setEditing(message._id)}
+              onDelete={() => chat.remove(message._id)}
+              onReply={layout.inThread || message.parentId ? undefined : () => setThreadId(message._id)}
+            />
+          )
+        }
+        below={
+          <>
+            <ReactionsRow
+              reactions={message.reactions}
+              myId={me._id}
+              onToggle={(emoji, on) => chat.react(message._id, emoji, on).catch(reactFailed)}
+            />
+            {!layout.inThread && (
+              <ThreadSummary
+                count={message.replyCount}
+                lastReplyAt={message.lastReplyAt}
+                onOpen={() => setThreadId(message._id)}
+              />
+            )}
+          </>
+        }
+      />
+    );
+  };
+
   return (
-    <>
-      <ConnectionStatus message={connectionMessage(chat.connection)} />
-      {chat.joinError && (
-        <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
-          You cannot chat in this channel: {chat.joinError}
-        </p>
-      )}
-      <ChatLog
-        label={`Messages in ${channel.name}`}
-        items={items}
-        status={state.status}
-        emptyText={`No messages yet. Start the conversation in ${channel.name}.`}
-        onReload={chat.reload}
-        hasOlder={state.hasOlder}
-        loadingOlder={state.loadingOlder}
-        onLoadOlder={chat.loadOlder}
-        renderItem={(item, previous) => {
-          const spaced = startsRun(previous, item);
-          if (item.kind === 'stored') {
+    <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+      <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+        <ConnectionStatus message={connectionMessage(chat.connection)} />
+        {chat.joinError && (
+          <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
+            You cannot chat in this channel: {chat.joinError}
+          </p>
+        )}
+        <ChatLog
+          label={`Messages in ${channel.name}`}
+          items={items}
+          status={state.status}
+          emptyText={`No messages yet. Start the conversation in ${channel.name}.`}
+          onReload={chat.reload}
+          hasOlder={state.hasOlder}
+          loadingOlder={state.loadingOlder}
+          onLoadOlder={chat.loadOlder}
+          anchorId={anchorMessageId ? `message-${anchorMessageId}` : undefined}
+          renderItem={(item, previous) => {
+            const spaced = startsRun(previous, item);
+            if (item.key === dividerKey && item.kind === 'stored') {
+              return (
+                <Fragment key={item.key}>
+                  <NewMessagesDivider />
+                  {renderMessage(item.message, { showName: true, spaced: true })}
+                </Fragment>
+              );
+            }
+            if (item.kind === 'stored') return renderMessage(item.message, { showName: spaced, spaced });
+            const { entry } = item;
             return (
               <ChatBubble
                 key={item.key}
-                own={item.own}
-                content={item.message.content}
+                own
+                content={entry.content}
+                attachments={entry.attachments}
                 date={item.date}
-                name={displayName(item.message.sender)}
-                showName={spaced}
                 spaced={spaced}
+                pending={{
+                  status: entry.status,
+                  error: entry.error,
+                  onRetry: () => chat.retry(entry.clientId),
+                  onDiscard: () => chat.discard(entry.clientId),
+                }}
               />
             );
-          }
-          const { entry } = item;
-          return (
-            <ChatBubble
-              key={item.key}
-              own
-              content={entry.content}
-              date={item.date}
-              spaced={spaced}
-              pending={{
-                status: entry.status,
-                error: entry.error,
-                onRetry: () => chat.retry(entry.clientId),
-                onDiscard: () => chat.discard(entry.clientId),
-              }}
-            />
-          );
-        }}
-      />
-      <p className="h-6 px-6 pt-1 text-xs text-slate-600 italic">{typingText(typingNames)}</p>
-      <ChatComposer
-        label={`Message ${channel.name}`}
-        onSend={chat.send}
-        onInput={chat.onInput}
-        disabled={!!chat.joinError}
-      />
-    </>
+          }}
+        />
+        <p className="h-6 px-6 pt-1 text-xs text-slate-600 italic">{typingText(typingNames)}</p>
+        <ChatComposer
+          label={`Message ${channel.name}`}
+          onSend={chat.send}
+          uploadTarget={{ workspaceName, channelId: channel._id }}
+          onInput={chat.onInput}
+          disabled={!!chat.joinError}
+          mentionCandidates={mentionCandidates}
+        />
+      </div>
+      {thread && (
+        <ThreadPanel
+          key={thread._id}
+          workspaceName={workspaceName}
+          channelId={channel._id}
+          parent={thread}
+          liveReplies={state.messages.filter((m) => m.parentId === thread._id)}
+          renderMessage={(m) => renderMessage(m, { showName: true, spaced: true, inThread: true })}
+          onReply={(content) => chat.reply(thread._id, content)}
+          onClose={() => setThreadId(null)}
+          mentionCandidates={mentionCandidates}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Mute keeps the channel listed but quiet: no unread count, no @channel notifications. */
+function MuteButton({ workspaceName, channelId }: { workspaceName: string; channelId: string }) {
+  const queryClient = useQueryClient();
+  const reads = useQuery(channelUnreadQuery(workspaceName));
+  const state = reads.data?.find((c) => c.channelId === channelId);
+  const [busy, setBusy] = useState(false);
+  if (!state) return null;
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      applyChannelUnread(queryClient, await setChannelMuted(workspaceName, channelId, !state.muted));
+    } catch {
+      toast.error(state.muted ? 'Could not unmute the channel' : 'Could not mute the channel');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button variant="secondary" size="sm" disabled={busy} onClick={toggle}>
+      {state.muted ? (
+        <Bell aria-hidden="true" className="size-4" />
+      ) : (
+        <BellOff aria-hidden="true" className="size-4" />
+      )}
+      {state.muted ? 'Unmute' : 'Mute'}
+    </Button>
   );
 }
 

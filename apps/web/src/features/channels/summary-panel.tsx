@@ -1,5 +1,16 @@
+import {
+  type ChannelSummary,
+  DEFAULT_SUMMARY_TIMEFRAME,
+  SUMMARY_MESSAGES,
+  SUMMARY_TIMEFRAMES,
+  type SummaryTimeframe,
+} from '@cohort/shared/summaries';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Sparkles, X } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { ApiError, api } from '../../lib/api.ts';
+import { displayName } from './display-name.ts';
 
 interface SummaryPanelProps {
   workspaceName: string;
@@ -9,14 +20,59 @@ interface SummaryPanelProps {
 
 export const SUMMARY_PANEL_ID = 'channel-summary-panel';
 
+export const summaryQuery = (workspaceName: string, channelId: string, timeframe: SummaryTimeframe) =>
+  queryOptions({
+    queryKey: ['channel-summary', workspaceName, channelId, timeframe] as const,
+    queryFn: ({ signal }) =>
+      api.get<ChannelSummary>(
+        `/api/workspaces/${encodeURIComponent(workspaceName)}/channels/${encodeURIComponent(channelId)}/summary?timeframe=${timeframe}`,
+        signal,
+      ),
+    // Each opening asks again (the server caches); a failure waits for Try Again.
+    staleTime: 0,
+    retry: false,
+  });
+
+/** A fallback answer says why the built-in summarizer wrote it. */
+const ENGINE_NOTES: Partial<Record<ChannelSummary['engine'], string>> = {
+  'builtin (llm timeout)': 'The AI model took too long; this is the built-in summary.',
+  'builtin (llm error)': 'The AI model was unavailable; this is the built-in summary.',
+};
+
 /**
- * The channel's conversation summary (SPEC §2 "Channel chat", summary panel). A placeholder until the
- * summaries capability lands: that work fills this component (timeframe select, loading, errors) and
- * keeps its props (`workspaceName` and `channelId` select what to summarize), so the channel view does
- * not change.
+ * The channel's conversation summary (SPEC §2 "Channel chat", §4, §8): a timeframe select (disabled
+ * while loading), Generating summary…, the failure message with Try Again (Retrying… while it runs),
+ * the empty answer, or the summary with its message count and participants. The summary is shown as
+ * text — never as HTML — with its `- ` lines as a list.
  */
-export function SummaryPanel({ onClose }: SummaryPanelProps) {
+export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanelProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const selectId = useId();
+  const [timeframe, setTimeframe] = useState<SummaryTimeframe>(DEFAULT_SUMMARY_TIMEFRAME);
+  // SPEC §5: fetched only when both the channel id and the workspace name are there.
+  const query = useQuery({
+    ...summaryQuery(workspaceName, channelId, timeframe),
+    enabled: Boolean(workspaceName && channelId),
+  });
+  const loading = query.isFetching;
+  // A refetch after a failure clears the query's error, so the retry is tracked here to keep the
+  // message and its button (labelled Retrying...) in place until the answer comes.
+  const [retrying, setRetrying] = useState(false);
+  const [lastError, setLastError] = useState<unknown>(null);
+  useEffect(() => {
+    if (query.isError) setLastError(query.error);
+  }, [query.isError, query.error]);
+  const retry = async () => {
+    setRetrying(true);
+    try {
+      await query.refetch();
+    } finally {
+      setRetrying(false);
+    }
+  };
+  const failed = query.isError || retrying;
+  const error = query.error ?? lastError;
+
   // Opening the panel moves focus into it, so keyboard and screen-reader users land on what appeared.
   useEffect(() => headingRef.current?.focus(), []);
 
@@ -24,7 +80,8 @@ export function SummaryPanel({ onClose }: SummaryPanelProps) {
     <section
       id={SUMMARY_PANEL_ID}
       aria-labelledby="channel-summary-heading"
-      className="border-b border-slate-200 bg-indigo-50/60 px-6 py-4"
+      aria-busy={loading}
+      className="max-h-[50%] overflow-y-auto border-b border-slate-200 bg-indigo-50/60 px-6 py-4"
     >
       <div className="flex items-start justify-between gap-3">
         <h3
@@ -45,7 +102,99 @@ export function SummaryPanel({ onClose }: SummaryPanelProps) {
           <X aria-hidden="true" className="size-4" />
         </button>
       </div>
-      <p className="mt-2 text-sm text-slate-700">Summary coming soon.</p>
+
+      <div className="mt-2 flex items-center gap-2 text-sm">
+        <label htmlFor={selectId} className="font-medium text-slate-700">
+          Timeframe
+        </label>
+        <select
+          id={selectId}
+          value={timeframe}
+          disabled={loading}
+          onChange={(e) => setTimeframe(Number(e.target.value) as SummaryTimeframe)}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 disabled:opacity-60"
+        >
+          {SUMMARY_TIMEFRAMES.map((t) => (
+            <option key={t.hours} value={t.hours}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      <div className="mt-3 text-sm text-slate-800">
+        {loading && (
+          <p role="status" className="text-slate-600 italic">
+            Generating summary...
+          </p>
+        )}
+        {failed && (
+          <div role="alert" className="flex flex-wrap items-center gap-3">
+            <p className="text-red-800">
+              {SUMMARY_MESSAGES.fetchFailed}
+              {error instanceof ApiError && error.status === 429 && (
+                <span className="block text-xs text-red-700">{error.message}</span>
+              )}
+            </p>
+            <Button variant="secondary" size="sm" disabled={retrying} onClick={retry}>
+              {retrying ? 'Retrying...' : 'Try Again'}
+            </Button>
+          </div>
+        )}
+        {query.isSuccess && !loading && <SummaryBody summary={query.data} />}
+      </div>
     </section>
   );
+}
+
+function SummaryBody({ summary }: { summary: ChannelSummary }) {
+  if (!summary.summary) return <p className="text-slate-600">{SUMMARY_MESSAGES.empty}</p>;
+  const names = summary.participants.map((p) => displayName(p));
+  const note = ENGINE_NOTES[summary.engine];
+  return (
+    <div className="space-y-2">
+      <SummaryText text={summary.summary} />
+      <p className="border-t border-indigo-100 pt-2 text-xs text-slate-600">
+        {summary.messageCount} {summary.messageCount === 1 ? 'message' : 'messages'} · Participants:{' '}
+        {names.join(', ')}
+      </p>
+      {note && <p className="text-xs text-slate-600">{note}</p>}
+    </div>
+  );
+}
+
+/** Plain lines become paragraphs, "Title:" lines small headings, runs of "- " lines a list. */
+export function SummaryText({ text }: { text: string }) {
+  const blocks: ReactNode[] = [];
+  let items: string[] = [];
+  const flush = () => {
+    if (items.length === 0) return;
+    blocks.push(
+      <ul key={`list-${blocks.length}`} className="list-disc space-y-0.5 pl-5">
+        {items.map((item, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one text, never reordered
+          <li key={i} className="break-words">
+            {item}
+          </li>
+        ))}
+      </ul>,
+    );
+    items = [];
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('- ')) {
+      items.push(line.slice(2));
+      continue;
+    }
+    flush();
+    if (!line.trim()) continue;
+    const heading = /^[^\s].{0,40}:$/.test(line);
+    blocks.push(
+      <p key={`p-${blocks.length}`} className={heading ? 'pt-1 font-semibold text-slate-900' : 'break-words'}>
+        {line}
+      </p>,
+    );
+  }
+  flush();
+  return <div className="space-y-1">{blocks}</div>;
 }

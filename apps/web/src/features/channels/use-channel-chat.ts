@@ -1,15 +1,16 @@
 import {
   CHAT_EVENTS,
-  CHAT_MESSAGES,
   CHAT_NAMESPACE,
   type ChannelMessage,
   channelMessage,
   channelMessageList,
   joinChannelAck,
   sendChannelMessageAck,
+  TRANSIENT_SEND_REASONS,
   TYPING_EXPIRE_MS,
   userTypingEvent,
 } from '@cohort/shared/chat';
+import type { StoredFile } from '@cohort/shared/files';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
@@ -47,14 +48,16 @@ function channelSource(socket: Socket, ref: ChannelRef): ConversationSource<Chan
   return {
     latest: (limit) => history({ limit }),
     after: (after, limit) => history({ after, limit }),
+    around: (around, limit) => history({ around, limit }),
     before: (before, limit) => history({ before, limit }),
-    send: async (clientId, content) =>
+    changes: (changedAfter, limit) => history({ changedAfter, limit }),
+    send: async (clientId, content, attachments) =>
       sendChannelMessageAck.parse(
         // With a timeout Socket.IO rejects at once when the connection drops, instead of never answering.
         await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(CHAT_EVENTS.sendMessage, {
           ...ref,
           clientId,
-          message: { content },
+          message: { content, attachments },
         }),
       ),
     isConnected: () => socket.connected,
@@ -67,13 +70,18 @@ export interface ChannelChat {
   /** The server refused to let us into the channel (not a member any more, channel gone). */
   joinError: string | null;
   typingUsers: TypingUser[];
-  send: (content: string) => void;
+  send: (content: string, attachments?: StoredFile[]) => void;
   retry: (clientId: string) => void;
   discard: (clientId: string) => void;
   loadOlder: () => void;
   reload: () => void;
   /** Feed it the composer's value on every change (typing announcements). */
   onInput: (value: string) => void;
+  /** Message actions; each resolves with the message's new state (already applied) or throws. */
+  edit: (messageId: string, content: string) => Promise<ChannelMessage>;
+  remove: (messageId: string) => Promise<ChannelMessage>;
+  react: (messageId: string, emoji: string, on: boolean) => Promise<ChannelMessage>;
+  reply: (parentId: string, content: string) => Promise<ChannelMessage>;
 }
 
 const EMPTY: ConversationState<ChannelMessage> = {
@@ -89,7 +97,13 @@ const EMPTY: ConversationState<ChannelMessage> = {
  * channel is shown, the channel joined after every (re)connection and then backfilled, left and
  * disconnected when the channel changes or the pane goes away.
  */
-export function useChannelChat(workspaceName: string, channelId: string, userId: string): ChannelChat {
+export function useChannelChat(
+  workspaceName: string,
+  channelId: string,
+  userId: string,
+  /** Open at this message's seq (a search hit) instead of at the newest page. */
+  anchorSeq?: number,
+): ChannelChat {
   const [live, setLive] = useState<{
     socket: Socket;
     store: ConversationStore<ChannelMessage>;
@@ -103,8 +117,9 @@ export function useChannelChat(workspaceName: string, channelId: string, userId:
     const socket = connectNamespace(CHAT_NAMESPACE);
     const store = new ConversationStore(channelSource(socket, ref), {
       outboxKey: channelOutboxKey(userId, channelId),
-      // The flood guard's refusal passes: the outbox waits and resends instead of failing.
-      transientReasons: [CHAT_MESSAGES.slowDown],
+      // The flood guard's and a database restart's refusals pass: the outbox waits and resends.
+      transientReasons: TRANSIENT_SEND_REASONS,
+      ...(anchorSeq !== undefined ? { anchorSeq } : {}),
     });
     const announcer = new TypingAnnouncer((isTyping) => {
       if (socket.connected) socket.emit(CHAT_EVENTS.typing, { ...ref, isTyping });
@@ -146,6 +161,10 @@ export function useChannelChat(workspaceName: string, channelId: string, userId:
       stopTyping(parsed.data.sender._id);
       store.receive(parsed.data);
     });
+    socket.on(CHAT_EVENTS.messageUpdated, (raw: unknown) => {
+      const parsed = channelMessage.safeParse(raw);
+      if (parsed.success && parsed.data.channel === channelId) store.receiveUpdate(parsed.data);
+    });
     socket.on(CHAT_EVENTS.userTyping, (raw: unknown) => {
       const parsed = userTypingEvent.safeParse(raw);
       if (!parsed.success) return;
@@ -174,7 +193,7 @@ export function useChannelChat(workspaceName: string, channelId: string, userId:
       setLive(null);
       setTyping(new Map());
     };
-  }, [workspaceName, channelId, userId]);
+  }, [workspaceName, channelId, userId, anchorSeq]);
 
   const store = live?.store;
   const subscribe = useCallback((notify: () => void) => store?.subscribe(notify) ?? (() => {}), [store]);
@@ -187,14 +206,44 @@ export function useChannelChat(workspaceName: string, channelId: string, userId:
     connection,
     joinError,
     typingUsers,
-    send: (content) => {
+    send: (content, attachments) => {
       live?.announcer.stop();
-      live?.store.send(content);
+      live?.store.send(content, attachments);
     },
     retry: (clientId) => live?.store.retry(clientId),
     discard: (clientId) => live?.store.discard(clientId),
     loadOlder: () => void live?.store.loadOlder(),
     reload: () => void live?.store.load(),
     onInput: (value) => live?.announcer.input(value),
+    ...messageActions({ workspaceName, channelId }, (m) => live?.store.receiveUpdate(m)),
+  };
+}
+
+/**
+ * Edits, deletes, reactions and thread replies go over HTTP (idempotent: a retry is harmless); the
+ * answer is the message's new state, applied at once (the room hears it as `messageUpdated` too).
+ */
+function messageActions(ref: ChannelRef, apply: (m: ChannelMessage) => void) {
+  const path = (id: string) => `${channelMessagesPath(ref)}/${encodeURIComponent(id)}`;
+  const done = (raw: unknown) => {
+    const message = channelMessage.parse(raw);
+    apply(message);
+    return message;
+  };
+  return {
+    edit: async (id: string, content: string) => done(await api.patch<unknown>(path(id), { content })),
+    remove: async (id: string) => done(await api.delete<unknown>(path(id))),
+    react: async (id: string, emoji: string, on: boolean) => {
+      const url = `${path(id)}/reactions/${encodeURIComponent(emoji)}`;
+      return done(on ? await api.put<unknown>(url) : await api.delete<unknown>(url));
+    },
+    reply: async (parentId: string, content: string) =>
+      done(
+        await api.post<unknown>(channelMessagesPath(ref), {
+          clientId: crypto.randomUUID(),
+          content,
+          parentId,
+        }),
+      ),
   };
 }

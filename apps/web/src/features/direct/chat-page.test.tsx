@@ -1,10 +1,11 @@
 import type { DirectMessage } from '@cohort/shared/chat';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { historyReply, stubApi } from '../../test/chat-api.ts';
+import { type ApiRoute, historyReply, stubApi } from '../../test/chat-api.ts';
 import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
 import { renderAt } from '../../test/render.tsx';
+import { applyPresenceChange, resetPresence } from '../presence/presence-store.ts';
 import { BOB, ME, meResponse } from '../workspaces/test-data.ts';
 import ChatPage from './chat-page.tsx';
 import { CHAT_STATE_KEY } from './chat-state.ts';
@@ -16,6 +17,16 @@ vi.mock('../../lib/socket.ts', async (importOriginal) => {
 
 const HISTORY = `/api/messages/${encodeURIComponent(ME.email)}`;
 let history: DirectMessage[] = [];
+/** The server's direct read state; empty: no conversation listed. */
+let directReads: Array<{
+  email: string;
+  name: string;
+  lastReadSeq: number;
+  lastSeq: number;
+  unread: number;
+}> = [];
+const marks: unknown[] = [];
+const READ = `/api/direct/${encodeURIComponent(BOB.email)}/read`;
 
 function aDirectMessage(seq: number, overrides: Partial<DirectMessage> = {}): DirectMessage {
   return {
@@ -27,14 +38,27 @@ function aDirectMessage(seq: number, overrides: Partial<DirectMessage> = {}): Di
     createdAt: new Date().toISOString(),
     messageType: 'text',
     clientId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    rev: seq,
+    editedAt: null,
+    deleted: false,
+    reactions: [],
+    attachments: [],
     ...overrides,
   };
 }
 
-function setup(path = '/chat') {
+function setup(path = '/chat', extra: Record<string, ApiRoute> = {}) {
   const api = stubApi({
+    ...extra,
     'GET /api/me': () => ({ json: meResponse }),
     [`GET ${HISTORY}`]: (url) => historyReply(history, url),
+    'GET /api/direct/unread': () => ({ json: directReads }),
+    [`PUT ${READ}`]: (_url, body) => {
+      marks.push(body);
+      const seq = (body as { seq: number }).seq;
+      const lastSeq = history.at(-1)?.seq ?? 0;
+      return { json: { email: BOB.email, name: 'Bob Builder', lastReadSeq: seq, lastSeq, unread: 0 } };
+    },
   });
   return { ...renderAt(path, <ChatPage />), api };
 }
@@ -51,9 +75,13 @@ const savedState = () => JSON.parse(localStorage.getItem(CHAT_STATE_KEY) ?? 'nul
 beforeEach(() => {
   openedSockets.length = 0;
   history = [];
+  directReads = [];
+  marks.length = 0;
 });
 
 afterEach(() => {
+  // Unmount while fetch is still stubbed: leaving a conversation flushes a pending read mark.
+  cleanup();
   vi.unstubAllGlobals();
 });
 
@@ -197,5 +225,71 @@ describe('Direct chat: conversation', () => {
     await waitFor(() => expect(within(log).queryByText('Sending…')).toBeNull());
     expect(api.calls.some((c) => c.query.after === '1' && c.query.with === BOB.email)).toBe(true);
     expect(socket.sent('sendMessage')).toHaveLength(1);
+  });
+});
+
+describe('Direct chat: unread', () => {
+  it('lists conversations with their unread counts, kept live, and opens one on click', async () => {
+    directReads = [{ email: BOB.email, name: 'Bob Builder', lastReadSeq: 1, lastSeq: 3, unread: 2 }];
+    const { api } = setup();
+    const list = await screen.findByRole('navigation', { name: 'Conversations' });
+    const bob = await within(list).findByRole('button', { name: /Bob Builder/ });
+    expect(bob.textContent).toContain('2 unread');
+    // Read in another tab: the push clears the count here.
+    const socket = await dmSocket();
+    const listings = () => api.calls.filter((c) => c.path === '/api/direct/unread').length;
+    socket.serverConnect();
+    await waitFor(() => expect(listings()).toBe(2));
+    socket.push('readMarkChanged', { ...directReads[0], lastReadSeq: 3, unread: 0 });
+    await waitFor(() => expect(bob.textContent).not.toContain('unread'));
+    await userEvent.click(bob);
+    expect(await screen.findByRole('heading', { name: BOB.email })).toBeTruthy();
+  });
+
+  it('draws "New messages" above the first unread message and moves the mark as they show', async () => {
+    localStorage.setItem(CHAT_STATE_KEY, JSON.stringify({ myEmail: ME.email, recipientEmail: BOB.email }));
+    history = [
+      aDirectMessage(1, { content: 'read before' }),
+      aDirectMessage(2, { sender: ME.email, receiver: BOB.email, content: 'my answer' }),
+      aDirectMessage(3, { content: 'new from Bob' }),
+    ];
+    directReads = [{ email: BOB.email, name: 'Bob Builder', lastReadSeq: 2, lastSeq: 3, unread: 1 }];
+    setup();
+    const log = await screen.findByRole('log', { name: `Messages with ${BOB.email}` });
+    await within(log).findByText('new from Bob');
+    const line = await within(log).findByRole('separator', { name: 'New messages' });
+    expect(line.closest('li')?.nextElementSibling?.textContent).toContain('new from Bob');
+    await waitFor(() => expect(marks).toEqual([{ seq: 3 }]));
+  });
+});
+
+describe('Direct chat: presence in the header', () => {
+  const PERSON = `/api/presence/${encodeURIComponent(BOB.email)}`;
+
+  beforeEach(() => {
+    resetPresence();
+    localStorage.setItem(CHAT_STATE_KEY, JSON.stringify({ myEmail: ME.email, recipientEmail: BOB.email }));
+  });
+
+  const header = async () => (await screen.findByRole('heading', { name: BOB.email })).closest('header');
+
+  it("shows the other person's status and follows live changes", async () => {
+    setup('/chat', { [`GET ${PERSON}`]: () => ({ json: { userId: BOB._id, status: 'away' } }) });
+    const bar = (await header()) as HTMLElement;
+    expect(await within(bar).findByRole('img', { name: 'away' })).toBeTruthy();
+    act(() => applyPresenceChange(BOB._id, 'online'));
+    expect(within(bar).getByRole('img', { name: 'online' })).toBeTruthy();
+    act(() => applyPresenceChange(BOB._id, 'offline'));
+    expect(within(bar).getByRole('img', { name: 'offline' })).toBeTruthy();
+  });
+
+  it('shows no dot for someone whose presence the server does not show (404)', async () => {
+    const {
+      api: { calls },
+    } = setup('/chat', { [`GET ${PERSON}`]: () => ({ status: 404, json: { message: 'User not found' } }) });
+    const bar = (await header()) as HTMLElement;
+    await waitFor(() => expect(calls.some((c) => c.path === PERSON)).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(within(bar).queryByRole('img')).toBeNull();
   });
 });

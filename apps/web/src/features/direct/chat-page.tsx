@@ -1,8 +1,10 @@
 import type { PublicUser } from '@cohort/shared/accounts';
 import { emailSchema } from '@cohort/shared/accounts';
 import { CHAT_MESSAGES, type DirectMessage } from '@cohort/shared/chat';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogOut, MessageCircle } from 'lucide-react';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
@@ -12,6 +14,20 @@ import type { OutboxEntry } from '../../lib/conversation-store.ts';
 import { connectionMessage } from '../../lib/socket.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/use-me.ts';
+import {
+  DeletedBody,
+  EditedMarker,
+  EditForm,
+  MessageActions,
+  ReactionsRow,
+  reactFailed,
+} from '../messaging/message-parts.tsx';
+import { PresenceDot } from '../presence/presence-dot.tsx';
+import { usePersonPresence } from '../presence/use-presence.ts';
+import { firstUnreadKey, NewMessagesDivider } from '../reads/new-messages-divider.tsx';
+import { applyDirectUnread, directUnreadQuery, markDirectRead, unreadLabel } from '../reads/reads.queries.ts';
+import { useDirectUnread } from '../reads/use-direct-unread.ts';
+import { useMarkRead, useOpenedMark } from '../reads/use-mark-read.ts';
 import { type ChatState, clearChatState, readChatState, saveChatState } from './chat-state.ts';
 import { useDirectChat } from './use-direct-chat.ts';
 
@@ -26,6 +42,17 @@ export default function ChatPage() {
   const me = useMe();
   const [pair, setPair] = useState<ChatState | null>(() => readChatState());
   useDocumentTitle('Direct chat');
+  // A notification's link names the other person: `/chat?with=<email>` opens that conversation.
+  const [searchParams] = useSearchParams();
+  const withEmail = emailSchema.safeParse(searchParams.get('with') ?? '');
+  const wanted = withEmail.success ? withEmail.data : null;
+  const myEmail = me.data?.email;
+  useEffect(() => {
+    if (!wanted || !myEmail || same(wanted, myEmail)) return;
+    const next = { myEmail, recipientEmail: wanted };
+    saveChatState(next);
+    setPair(next);
+  }, [wanted, myEmail]);
 
   // RequireAuth guarantees a user; this keeps the page safe to render on its own.
   if (!me.data) return null;
@@ -123,7 +150,44 @@ function StartChat({ me, onStart }: { me: PublicUser; onStart: (recipientEmail: 
           Start Chat
         </Button>
       </form>
+      <Conversations onOpen={onStart} />
     </section>
+  );
+}
+
+/** The people the user has talked to, with what is unread from each; a click reopens the chat. */
+function Conversations({ onOpen }: { onOpen: (email: string) => void }) {
+  const listing = useDirectUnread();
+  const conversations = listing.data ?? [];
+  if (conversations.length === 0) return null;
+  return (
+    <nav aria-labelledby="conversations-heading" className="mt-8 border-t border-slate-200 pt-6">
+      <h2 id="conversations-heading" className="text-sm font-semibold text-slate-900">
+        Conversations
+      </h2>
+      <ul className="mt-3 space-y-1">
+        {conversations.map((c) => (
+          <li key={c.email}>
+            <button
+              type="button"
+              onClick={() => onOpen(c.email)}
+              className="flex w-full items-center gap-2 rounded-lg px-2.5 py-2 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
+            >
+              <span className="min-w-0 flex-1">
+                <span className="block truncate font-medium text-slate-900">{c.name}</span>
+                <span className="block truncate text-xs text-slate-600">{c.email}</span>
+              </span>
+              {c.unread > 0 && (
+                <span className="shrink-0 rounded-full bg-indigo-600 px-1.5 py-0.5 text-[11px] leading-none font-semibold text-white tabular-nums">
+                  {unreadLabel(c.unread)}
+                  <span className="sr-only"> unread</span>
+                </span>
+              )}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -132,6 +196,9 @@ type Item = ChatLogItem &
 
 function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
   const chat = useDirectChat(me, other);
+  const presence = usePersonPresence(other);
+  const [editing, setEditing] = useState<string | null>(null);
+  const myId = me._id;
   const { state } = chat;
 
   const items = useMemo<Item[]>(
@@ -157,6 +224,30 @@ function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
     ],
     [state.messages, state.outbox, me.email],
   );
+  // The mark the conversation opened with (the "New messages" line) and moving it as messages show.
+  const queryClient = useQueryClient();
+  const reads = useQuery(directUnreadQuery);
+  const readState = reads.data?.find((d) => same(d.email, other));
+  const openedMark = useOpenedMark({
+    settled: reads.isSuccess || reads.isError,
+    // Not listed yet: a conversation without messages, so everything in it is new.
+    lastReadSeq: readState?.lastReadSeq ?? (reads.isSuccess ? 0 : undefined),
+    ready: state.status === 'ready',
+    newestSeq: state.messages.at(-1)?.seq,
+  });
+  const dividerKey = useMemo(
+    () =>
+      firstUnreadKey(items, openedMark, (item) =>
+        item.kind === 'stored' && !item.own ? item.message.seq : null,
+      ),
+    [items, openedMark],
+  );
+  useMarkRead({
+    enabled: openedMark !== undefined && state.status === 'ready',
+    newestSeq: state.messages.at(-1)?.seq,
+    markedSeq: readState?.lastReadSeq,
+    mark: async (seq) => applyDirectUnread(queryClient, await markDirectRead(other, seq)),
+  });
   const recipientMissing = state.outbox.some((entry) => entry.error === CHAT_MESSAGES.recipientNotFound);
 
   return (
@@ -165,11 +256,17 @@ function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
       className="flex h-[36rem] max-h-[calc(100dvh-12rem)] min-h-[26rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
     >
       <header className="flex items-center gap-3 border-b border-slate-200 px-6 py-4">
-        <span
-          aria-hidden="true"
-          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-800 uppercase"
-        >
-          {other.slice(0, 1)}
+        <span className="relative shrink-0">
+          <span
+            aria-hidden="true"
+            className="flex size-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-800 uppercase"
+          >
+            {other.slice(0, 1)}
+          </span>
+          <PresenceDot
+            status={presence}
+            className="absolute -right-0.5 -bottom-0.5 size-3 border-2 border-white"
+          />
         </span>
         <h2 id="dm-heading" className="min-w-0 truncate text-lg font-semibold text-slate-900" title={other}>
           {other}
@@ -193,14 +290,65 @@ function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
         onLoadOlder={chat.loadOlder}
         renderItem={(item) => {
           if (item.kind === 'stored') {
-            return (
+            const { message } = item;
+            const isEditing = editing === message._id;
+            const bubble = (
               <ChatBubble
                 key={item.key}
+                id={`message-${message._id}`}
                 own={item.own}
-                content={item.message.content}
+                content={message.content}
+                attachments={message.attachments}
                 date={item.date}
-                name={item.own ? undefined : item.message.sender}
+                name={item.own ? undefined : message.sender}
+                body={
+                  message.deleted ? (
+                    <DeletedBody />
+                  ) : isEditing ? (
+                    <EditForm
+                      initial={message.content}
+                      onSave={(content) => chat.edit(message._id, content)}
+                      onDone={() => setEditing(null)}
+                    />
+                  ) : undefined
+                }
+                meta={
+                  message.editedAt && !message.deleted ? (
+                    <EditedMarker editedAt={message.editedAt} />
+                  ) : undefined
+                }
+                actions={
+                  message.deleted || isEditing ? undefined : (
+                    <MessageActions
+                      own={item.own}
+                      canEdit={item.own}
+                      canDelete={item.own}
+                      onReact={(emoji) => {
+                        const mine = message.reactions
+                          .find((r) => r.emoji === emoji)
+                          ?.users.some((u) => u._id === myId);
+                        chat.react(message._id, emoji, !mine).catch(reactFailed);
+                      }}
+                      onEdit={() => setEditing(message._id)}
+                      onDelete={() => chat.remove(message._id)}
+                    />
+                  )
+                }
+                below={
+                  <ReactionsRow
+                    reactions={message.reactions}
+                    myId={myId}
+                    onToggle={(emoji, on) => chat.react(message._id, emoji, on).catch(reactFailed)}
+                  />
+                }
               />
+            );
+            if (item.key !== dividerKey) return bubble;
+            return (
+              <Fragment key={item.key}>
+                <NewMessagesDivider />
+                {bubble}
+              </Fragment>
             );
           }
           const { entry } = item;
@@ -209,6 +357,7 @@ function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
               key={item.key}
               own
               content={entry.content}
+              attachments={entry.attachments}
               date={item.date}
               pending={{
                 status: entry.status,
@@ -220,7 +369,7 @@ function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
           );
         }}
       />
-      <ChatComposer label={`Message ${other}`} onSend={chat.send} />
+      <ChatComposer label={`Message ${other}`} onSend={chat.send} uploadTarget={{ dmWith: other }} />
     </section>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  CHAT_MESSAGES,
   type DirectMessage,
   DM_EVENTS,
   DM_HISTORY_LIMIT,
@@ -7,7 +6,9 @@ import {
   directMessage,
   directMessageList,
   sendDirectMessageAck,
+  TRANSIENT_SEND_REASONS,
 } from '@cohort/shared/chat';
+import type { StoredFile } from '@cohort/shared/files';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
@@ -41,13 +42,15 @@ function directSource(
     latest: (limit) => history({ limit }),
     after: (after, limit) => history({ after, limit }),
     before: (before, limit) => history({ before, limit }),
-    send: async (clientId, content) =>
+    changes: (changedAfter, limit) => history({ changedAfter, limit }),
+    send: async (clientId, content, attachments) =>
       sendDirectMessageAck.parse(
         await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(DM_EVENTS.sendMessage, {
           content,
           receiverEmail: otherEmail,
           clientId,
           messageType: 'text',
+          attachments,
         }),
       ),
     isConnected: () => socket.connected,
@@ -57,11 +60,14 @@ function directSource(
 export interface DirectChat {
   state: ConversationState<DirectMessage>;
   connection: ConnectionState;
-  send: (content: string) => void;
+  send: (content: string, attachments?: StoredFile[]) => void;
   retry: (clientId: string) => void;
   discard: (clientId: string) => void;
   loadOlder: () => void;
   reload: () => void;
+  edit: (messageId: string, content: string) => Promise<DirectMessage>;
+  remove: (messageId: string) => Promise<DirectMessage>;
+  react: (messageId: string, emoji: string, on: boolean) => Promise<DirectMessage>;
 }
 
 const EMPTY: ConversationState<DirectMessage> = {
@@ -85,8 +91,8 @@ export function useDirectChat(me: { _id: string; email: string }, otherEmail: st
     const socket = connectNamespace(DM_NAMESPACE);
     const store = new ConversationStore(directSource(socket, me.email, otherEmail), {
       outboxKey: directOutboxKey(me._id, otherEmail),
-      // The flood guard's refusal passes: the outbox waits and resends instead of failing.
-      transientReasons: [CHAT_MESSAGES.slowDown],
+      // The flood guard's and a database restart's refusals pass: the outbox waits and resends.
+      transientReasons: TRANSIENT_SEND_REASONS,
       pageSize: DM_HISTORY_LIMIT,
     });
     const isOurs = (m: DirectMessage) =>
@@ -97,6 +103,10 @@ export function useDirectChat(me: { _id: string; email: string }, otherEmail: st
     socket.on(DM_EVENTS.newMessage, (raw: unknown) => {
       const parsed = directMessage.safeParse(raw);
       if (parsed.success && isOurs(parsed.data)) store.receive(parsed.data);
+    });
+    socket.on(DM_EVENTS.messageUpdated, (raw: unknown) => {
+      const parsed = directMessage.safeParse(raw);
+      if (parsed.success && isOurs(parsed.data)) store.receiveUpdate(parsed.data);
     });
 
     void store.load();
@@ -116,10 +126,29 @@ export function useDirectChat(me: { _id: string; email: string }, otherEmail: st
   return {
     state,
     connection,
-    send: (content) => live?.store.send(content),
+    send: (content, attachments) => live?.store.send(content, attachments),
     retry: (clientId) => live?.store.retry(clientId),
     discard: (clientId) => live?.store.discard(clientId),
     loadOlder: () => void live?.store.loadOlder(),
     reload: () => void live?.store.load(),
+    ...directActions((m) => live?.store.receiveUpdate(m)),
+  };
+}
+
+/** Edit, delete and react over HTTP; the answer (the message's new state) is applied at once. */
+function directActions(apply: (m: DirectMessage) => void) {
+  const path = (id: string) => `/api/direct-messages/${encodeURIComponent(id)}`;
+  const done = (raw: unknown) => {
+    const message = directMessage.parse(raw);
+    apply(message);
+    return message;
+  };
+  return {
+    edit: async (id: string, content: string) => done(await api.patch<unknown>(path(id), { content })),
+    remove: async (id: string) => done(await api.delete<unknown>(path(id))),
+    react: async (id: string, emoji: string, on: boolean) => {
+      const url = `${path(id)}/reactions/${encodeURIComponent(emoji)}`;
+      return done(on ? await api.put<unknown>(url) : await api.delete<unknown>(url));
+    },
   };
 }

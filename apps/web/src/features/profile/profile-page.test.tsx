@@ -108,4 +108,63 @@ describe('ProfilePage', () => {
     expect(screen.getByText('Enter a valid phone number')).toBeTruthy();
     expect(requestsOf(fetchMock).some((r) => r.route === 'PATCH /api/profile')).toBe(false);
   });
+
+  describe('change password', () => {
+    const fill = async (current: string, next: string, confirm: string) => {
+      const form = await screen.findByRole('form', { name: 'Change password' });
+      const field = (label: string) => within(form).getByLabelText(label) as HTMLInputElement;
+      for (const [label, value] of [
+        ['Current password', current],
+        ['New password', next],
+        ['Confirm new password', confirm],
+      ] as const) {
+        await userEvent.clear(field(label));
+        if (value) await userEvent.type(field(label), value);
+      }
+      await userEvent.click(within(form).getByRole('button', { name: 'Change password' }));
+      return { form, field };
+    };
+
+    it('sends the current and new password and confirms with a toast, clearing the form', async () => {
+      const fetchMock = mockFetch({
+        'GET /api/profile': () => ({ json: aProfile() }),
+        'POST /api/users/password': () => ({
+          json: { message: 'Password changed. Your other sessions were signed out.' },
+        }),
+      });
+      renderAt('/profile', <ProfilePage />);
+      const { field } = await fill('old secret 1', 'new secret 12', 'new secret 12');
+      expect(await screen.findByText('Password changed. Your other sessions were signed out.')).toBeTruthy();
+      expect(requestsOf(fetchMock).filter((r) => r.route === 'POST /api/users/password')).toEqual([
+        expect.objectContaining({ body: { currentPassword: 'old secret 1', newPassword: 'new secret 12' } }),
+      ]);
+      expect(field('Current password').value).toBe('');
+      expect(field('New password').value).toBe('');
+    });
+
+    it('checks the confirmation and the password rules before sending', async () => {
+      const fetchMock = mockFetch({ 'GET /api/profile': () => ({ json: aProfile() }) });
+      renderAt('/profile', <ProfilePage />);
+      const { form, field } = await fill('old secret 1', 'new secret 12', 'new secret 13');
+      expect(within(form).getByText('Passwords do not match')).toBeTruthy();
+      expect(field('Confirm new password').getAttribute('aria-invalid')).toBe('true');
+      await fill('old secret 1', 'short', 'short');
+      expect(within(form).getByText('Password must be at least 8 characters')).toBeTruthy();
+      expect(requestsOf(fetchMock).some((r) => r.route === 'POST /api/users/password')).toBe(false);
+    });
+
+    it('shows a wrong current password by its field', async () => {
+      mockFetch({
+        'GET /api/profile': () => ({ json: aProfile() }),
+        'POST /api/users/password': () => ({
+          status: 400,
+          json: { message: 'Current password is incorrect', field: 'currentPassword' },
+        }),
+      });
+      renderAt('/profile', <ProfilePage />);
+      const { form, field } = await fill('wrong one 1', 'new secret 12', 'new secret 12');
+      expect(await within(form).findByText('Current password is incorrect')).toBeTruthy();
+      expect(field('Current password').getAttribute('aria-invalid')).toBe('true');
+    });
+  });
 });

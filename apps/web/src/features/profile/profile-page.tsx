@@ -12,6 +12,7 @@ import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form
 import { rememberUser } from '../../lib/storage.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { meQueryKey } from '../accounts/use-me.ts';
+import { ChangePasswordForm } from './change-password-form.tsx';
 
 const profileQuery = queryOptions({
   queryKey: ['profile'],
@@ -67,6 +68,16 @@ export default function ProfilePage() {
             ) : (
               <PersonalInformation user={profile.data.user} />
             )}
+          </section>
+
+          <section
+            aria-labelledby="password-heading"
+            className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
+          >
+            <h2 id="password-heading" className="text-lg font-semibold text-slate-900">
+              Password
+            </h2>
+            <ChangePasswordForm />
           </section>
 
           <section

@@ -1,5 +1,5 @@
 import type { WorkspaceDetail } from '@cohort/shared/workspaces';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
@@ -15,6 +15,8 @@ vi.mock('../../lib/socket.ts', async (importOriginal) => {
 });
 
 afterEach(() => {
+  // Unmount while fetch is still stubbed: leaving a conversation flushes a pending read mark.
+  cleanup();
   vi.unstubAllGlobals();
   openedSockets.length = 0;
 });
@@ -41,6 +43,7 @@ function workspaceApi(workspace: WorkspaceDetail, extra: Parameters<typeof mockF
     'GET /api/me': () => ({ json: meResponse }),
     'GET /api/workspaces/Apollo': () => ({ json: workspace }),
     'GET /api/workspaces/Apollo/members': () => ({ json: members }),
+    'GET /api/workspaces/Apollo/unread': () => ({ json: [] }),
     ...extra,
   });
 }
@@ -265,19 +268,47 @@ describe('Unread counts in the sidebar', () => {
     timestamp: '2025-01-01T10:00:00.000Z',
     clientId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
     sender: { _id: BOB._id, email: BOB.email, name: 'Bob' },
+    rev: seq,
+    editedAt: null,
+    deleted: false,
+    parentId: null,
+    replyCount: 0,
+    lastReplyAt: null,
+    reactions: [],
   });
 
-  it("counts others' messages above the read mark in channels not open, live and after reconnecting", async () => {
-    localStorage.setItem(`cohort.lastRead.${ME._id}.c2`, '3');
+  const readState = (channelId: string, o: Record<string, unknown> = {}) => ({
+    channelId,
+    workspaceId: 'w1',
+    lastReadSeq: 3,
+    lastSeq: 3,
+    unread: 0,
+    muted: false,
+    ...o,
+  });
+
+  it('counts from the server listing plus live top-level messages of others; a mark from another tab clears it', async () => {
     const design = aChannel({ _id: 'c2', name: 'design', description: 'Mockups' });
-    workspaceApi(aWorkspace('viewer', { chat: { channels: [aChannel(), design] } }), {
-      'GET /api/workspaces/Apollo/channels/c1/messages': () => ({ json: [] }),
-      // Above the mark: one from Bob, one of our own (sent from another device), which is not unread.
-      'GET /api/workspaces/Apollo/channels/c2/messages': () => ({
-        json: [bobSays(4, 'c2'), { ...bobSays(5, 'c2'), sender: { ...ME, name: 'Ada' } }],
-      }),
-    });
-    const { router } = renderWorkspace('/workspace/Apollo/channel/c1');
+    const random = aChannel({ _id: 'c3', name: 'random', description: 'Off topic' });
+    let listings = 0;
+    const fetchMock = workspaceApi(
+      aWorkspace('viewer', { chat: { channels: [aChannel(), design, random] } }),
+      {
+        'GET /api/workspaces/Apollo/channels/c1/messages': () => ({ json: [] }),
+        'GET /api/workspaces/Apollo/unread': () => {
+          listings += 1;
+          return {
+            json: [
+              readState('c1'),
+              // Bob wrote one top-level message past the mark (the server counted it).
+              readState('c2', { lastSeq: 4, unread: 1 }),
+              readState('c3', { lastSeq: 9, unread: 6, muted: true }),
+            ],
+          };
+        },
+      },
+    );
+    renderWorkspace('/workspace/Apollo/channel/c1');
     const sidebar = await screen.findByRole('navigation', { name: 'Channels' });
     await waitFor(() => expect(openedSockets.length).toBe(2));
     for (const socket of openedSockets) {
@@ -285,27 +316,40 @@ describe('Unread counts in the sidebar', () => {
       socket.serverConnect();
     }
     const counter = await waitFor(() => {
-      const found = openedSockets.find((s) => s.sent('joinChannel').length === 2);
+      const found = openedSockets.find((s) => s.sent('joinChannel').length === 3);
       expect(found).toBeDefined();
       return found as FakeSocket;
     });
-    expect(counter.sent('joinChannel')).toEqual([
-      { channelId: 'c1', workspaceName: 'Apollo' },
-      { channelId: 'c2', workspaceName: 'Apollo' },
-    ]);
+    // Joined first, then the listing is fetched again, so nothing posted in between is missed.
+    await waitFor(() => expect(listings).toBe(2));
 
     const designLink = within(sidebar).getByRole('link', { name: /design/ });
     await waitFor(() => expect(designLink.textContent).toContain('1 unread'));
-    counter.push('newMessage', bobSays(6, 'c2'));
+    // Muted: dimmed, labelled, never counted.
+    const randomLink = within(sidebar).getByRole('link', { name: /random/ });
+    expect(randomLink.textContent).toContain('(muted)');
+    expect(randomLink.textContent).not.toContain('unread');
+    expect(randomLink.className).toContain('opacity-60');
+
+    counter.push('newMessage', bobSays(5, 'c2'));
     expect(designLink.textContent).toContain('2 unread');
-    // The same message fetched again (a reconnection) still counts once; the open channel never counts.
-    counter.push('newMessage', bobSays(6, 'c2'));
+    // Counted once however often it arrives; thread replies, our own messages (another device), the
+    // open channel and muted channels never count.
+    counter.push('newMessage', bobSays(5, 'c2'));
+    counter.push('newMessage', { ...bobSays(6, 'c2'), parentId: 'm5' });
+    counter.push('newMessage', { ...bobSays(7, 'c2'), sender: { ...ME, name: 'Ada' } });
     counter.push('newMessage', bobSays(1, 'c1'));
+    counter.push('newMessage', bobSays(10, 'c3'));
     expect(designLink.textContent).toContain('2 unread');
     expect(within(sidebar).getByRole('link', { name: /general/ }).textContent).not.toContain('unread');
+    expect(randomLink.textContent).not.toContain('unread');
 
-    // Opening the channel clears its badge; reading moves the mark past what was counted.
-    await router.navigate('/workspace/Apollo/channel/c2');
+    // Read in another tab: the server pushes the new mark to every tab of this user.
+    counter.push('readMarkChanged', readState('c2', { lastReadSeq: 7, lastSeq: 7, unread: 0 }));
     await waitFor(() => expect(designLink.textContent).not.toContain('unread'));
+    counter.push('newMessage', bobSays(8, 'c2'));
+    expect(designLink.textContent).toContain('1 unread');
+    // No history is fetched to count.
+    expect(requestsOf(fetchMock).filter((r) => r.route.includes('/c2/messages'))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Channel, WorkspaceDetail } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
-import { FolderGit2, Hash, Lock, LogOut, MessagesSquare, Settings } from 'lucide-react';
+import { BellOff, FolderGit2, Hash, Lock, LogOut, MessagesSquare, Settings } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
@@ -9,13 +9,18 @@ import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/use-me.ts';
 import { ChannelPane } from '../channels/channel-pane.tsx';
-import { unreadLabel, useUnreadCounts } from '../channels/use-unread-counts.ts';
+import { type SidebarUnread, useUnreadCounts } from '../channels/use-unread-counts.ts';
+import { MentionBadge } from '../notifications/mention-badge.tsx';
+import { PresenceDot } from '../presence/presence-dot.tsx';
+import { usePresence, useWorkspacePresence } from '../presence/use-presence.ts';
+import { unreadLabel } from '../reads/reads.queries.ts';
 import { CreateChannelForm } from './create-channel-form.tsx';
 import { ROLE_LABELS } from './role-select.tsx';
 import {
   canCreateChannel,
   canManageMembers,
   channelPath,
+  membersQuery,
   workspacePath,
   workspaceQuery,
 } from './workspaces.queries.ts';
@@ -127,7 +132,12 @@ function WorkspaceView({
         <div className="min-w-0 border-t border-slate-200 md:border-t-0 md:border-l">
           {channelId ? (
             channel ? (
-              <ChannelPane key={channel._id} workspaceName={workspace.name} channel={channel} />
+              <ChannelPane
+                key={channel._id}
+                workspaceName={workspace.name}
+                channel={channel}
+                role={workspace.role}
+              />
             ) : (
               <div className="px-6 py-20 text-center">
                 <h2 className="text-xl font-semibold text-slate-900">Channel not found</h2>
@@ -175,8 +185,8 @@ function ChannelSidebar({
 }: {
   workspace: WorkspaceDetail;
   selectedId: string | undefined;
-  /** Unread messages per channel id (channels without any are absent). */
-  unread: Record<string, number>;
+  /** Unread counts per channel id (channels without any are absent) and the muted channels. */
+  unread: SidebarUnread;
   onCreate: () => void;
 }) {
   const channels = workspace.chat.channels;
@@ -194,6 +204,8 @@ function ChannelSidebar({
         <ul className="space-y-1">
           {channels.map((c) => {
             const selected = c._id === selectedId;
+            const count = unread.counts[c._id];
+            const muted = unread.muted[c._id] === true;
             return (
               <li key={c._id}>
                 <Link
@@ -204,6 +216,8 @@ function ChannelSidebar({
                     selected
                       ? 'bg-indigo-600 text-white shadow-sm'
                       : 'text-slate-800 hover:bg-white hover:shadow-sm',
+                    // Muted: still there, but quiet.
+                    muted && !selected && 'opacity-60',
                   )}
                 >
                   <span className="flex items-center gap-1.5 text-sm font-semibold">
@@ -215,10 +229,17 @@ function ChannelSidebar({
                     ) : (
                       <Hash aria-hidden="true" className="size-3.5 shrink-0 opacity-70" />
                     )}
-                    <span className="truncate">{c.name}</span>
-                    {unread[c._id] !== undefined && (
+                    <span className="min-w-0 flex-1 truncate">{c.name}</span>
+                    <MentionBadge workspace={workspace.name} channelId={c._id} />
+                    {muted && (
+                      <>
+                        <BellOff aria-hidden="true" className="ml-auto size-3.5 shrink-0 opacity-70" />
+                        <span className="sr-only"> (muted)</span>
+                      </>
+                    )}
+                    {count !== undefined && (
                       <span className="ml-auto shrink-0 rounded-full bg-indigo-600 px-1.5 py-0.5 text-[11px] leading-none font-semibold text-white tabular-nums">
-                        {unreadLabel(unread[c._id] ?? 0)}
+                        {unreadLabel(count)}
                         <span className="sr-only"> unread</span>
                       </span>
                     )}
@@ -238,6 +259,7 @@ function ChannelSidebar({
           })}
         </ul>
       )}
+      <PeopleList workspaceName={workspace.name} />
       <div className="mt-auto pt-4">
         {canCreateChannel(workspace.role) ? (
           <button type="button" onClick={onCreate} className={buttonClasses('secondary', 'sm', 'w-full')}>
@@ -251,4 +273,41 @@ function ChannelSidebar({
       </div>
     </nav>
   );
+}
+
+/** The workspace's members with their presence (the sidebar's "People"). */
+function PeopleList({ workspaceName }: { workspaceName: string }) {
+  const members = useQuery(membersQuery(workspaceName));
+  useWorkspacePresence(workspaceName);
+  const me = useMe();
+  const people = (members.data ?? []).filter((m) => m._id !== null && m.status === 'active');
+  if (people.length === 0) return null;
+  return (
+    <section aria-labelledby="people-heading" className="mt-4">
+      <h2
+        id="people-heading"
+        className="px-2 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase"
+      >
+        People
+      </h2>
+      <ul className="space-y-0.5">
+        {people.map((m) => {
+          const name = `${m.firstName} ${m.lastName}`.trim() || m.email;
+          return (
+            <li key={m._id} className="flex items-center gap-2 px-2.5 py-1 text-sm text-slate-800">
+              <PersonDot userId={m._id as string} />
+              <span className="truncate" title={m.email}>
+                {name}
+              </span>
+              {m._id === me.data?._id && <span className="shrink-0 text-xs text-slate-600">(you)</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function PersonDot({ userId }: { userId: string }) {
+  return <PresenceDot status={usePresence(userId)} />;
 }

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderRoutes, requestsOf } from '../../test/render.tsx';
-import { aMember, aWorkspace, BOB, meResponse } from './test-data.ts';
+import { aMember, aWorkspace, BOB, ME, meResponse } from './test-data.ts';
 import WorkspaceSettingsPage from './workspace-settings-page.tsx';
 
 afterEach(() => {
@@ -34,6 +34,7 @@ function settingsApi(role: 'admin' | 'editor', extra: Parameters<typeof mockFetc
     'GET /api/me': () => ({ json: meResponse }),
     'GET /api/workspaces/Apollo': () => ({ json: aWorkspace(role) }),
     'GET /api/workspaces/Apollo/members': () => ({ json: members }),
+    'GET /api/workspaces/Apollo/storage': () => ({ json: { bytes: 3 * 1024 * 1024, files: 7 } }),
     [`PATCH /api/workspaces/Apollo/members/${BOB._id}`]: (body) => {
       const { role: next } = body as { role: MemberListItem['role'] };
       members = members.map((m) => (m._id === BOB._id ? { ...m, role: next } : m));
@@ -128,5 +129,25 @@ describe('WorkspaceSettingsPage', () => {
       'Only admins of Apollo can manage its members.',
     );
     expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows admins what the workspace’s shared files take', async () => {
+    settingsApi('admin');
+    renderSettings();
+    const section = await screen.findByRole('region', { name: 'File storage' });
+    await waitFor(() => expect(section.textContent).toContain('3.0 MB in 7 files'));
+  });
+});
+
+describe('WorkspaceSettingsPage: presence', () => {
+  it("shows each member's presence beside their e-mail (none for invitations)", async () => {
+    settingsApi('admin', {
+      'GET /api/workspaces/Apollo/presence': () => ({ json: { [ME._id]: 'online', [BOB._id]: 'away' } }),
+    });
+    renderSettings();
+    await screen.findByRole('table', { name: 'Members of Apollo' });
+    expect(await within(row(BOB.email)).findByRole('img', { name: 'away' })).toBeTruthy();
+    expect(within(row(ME.email)).getByRole('img', { name: 'online' })).toBeTruthy();
+    expect(within(row('carol@example.com')).queryByRole('img')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { emailSchema } from '@cohort/shared/accounts';
+import { formatBytes, type StorageUsage } from '@cohort/shared/files';
 import type { MemberListItem, WorkspaceDetail, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, UserPlus } from 'lucide-react';
@@ -8,9 +9,11 @@ import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { TextField } from '../../components/ui/field.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { useMe } from '../accounts/use-me.ts';
+import { PresenceDot } from '../presence/presence-dot.tsx';
+import { usePresence, useWorkspacePresence } from '../presence/use-presence.ts';
 import { ROLE_LABELS, RoleSelect } from './role-select.tsx';
 import { WorkspaceSubpage } from './workspace-subpage.tsx';
 import {
@@ -44,6 +47,7 @@ export default function WorkspaceSettingsPage() {
           <p className="mt-2 break-words text-slate-600">{workspace.name}</p>
           <InviteForm workspace={workspace} />
           <MembersTable workspace={workspace} />
+          <StorageUse workspace={workspace} />
         </>
       )}
     </WorkspaceSubpage>
@@ -126,6 +130,7 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
   const navigate = useNavigate();
   const me = useMe();
   const members = useQuery(membersQuery(workspace.name));
+  useWorkspacePresence(workspace.name);
   const changeRole = useChangeRole(workspace.name);
   const remove = useRemoveMember(workspace.name);
   const [error, setError] = useState<string>();
@@ -217,6 +222,7 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
                 return (
                   <tr key={member._id ?? `invite:${member.email}`}>
                     <th scope="row" className="px-6 py-3 font-medium break-all text-slate-900">
+                      {member._id && <MemberPresence userId={member._id} />}
                       {member.email}
                       {isMe && <span className="ml-1.5 font-normal text-slate-600">(you)</span>}
                     </th>
@@ -298,4 +304,31 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
       )}
     </section>
   );
+}
+
+/** What the workspace's shared files take (admins only, like this page). */
+function StorageUse({ workspace }: { workspace: WorkspaceDetail }) {
+  const usage = useQuery({
+    queryKey: ['workspaces', 'storage', workspace.name.toLowerCase()],
+    queryFn: ({ signal }) =>
+      api.get<StorageUsage>(`/api/workspaces/${encodeURIComponent(workspace.name)}/storage`, signal),
+  });
+  return (
+    <section aria-labelledby="storage-heading" className="mt-8">
+      <h2 id="storage-heading" className="text-lg font-semibold text-slate-900">
+        File storage
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        {usage.isPending
+          ? 'Loading...'
+          : usage.isError
+            ? 'Storage use could not be loaded.'
+            : `${formatBytes(usage.data.bytes)} in ${usage.data.files} ${usage.data.files === 1 ? 'file' : 'files'} shared in this workspace's channels.`}
+      </p>
+    </section>
+  );
+}
+
+function MemberPresence({ userId }: { userId: string }) {
+  return <PresenceDot status={usePresence(userId)} className="mr-2 align-middle" />;
 }

@@ -15,17 +15,24 @@ import { workspacePath, workspaceQuery } from './workspaces.queries.ts';
 export function WorkspaceSubpage(props: {
   heading: string;
   documentTitle: (workspace?: WorkspaceDetail) => string;
-  wide?: boolean;
+  wide?: boolean | 'full';
   allowed: (role: WorkspaceRole) => boolean;
   denied: (workspace: WorkspaceDetail) => ReactNode;
   children: (workspace: WorkspaceDetail) => ReactNode;
 }) {
-  const { workspaceName = '' } = useParams();
+  // The projects route names the segment workspaceId (spec §2); the API takes a name or an id.
+  const { workspaceName: byName, workspaceId } = useParams();
+  const workspaceName = byName ?? workspaceId ?? '';
   const workspace = useQuery(workspaceQuery(workspaceName));
   useDocumentTitle(props.documentTitle(workspace.data));
 
   return (
-    <div className={cn('mx-auto px-4 py-10 sm:px-6 lg:py-14', props.wide ? 'max-w-5xl' : 'max-w-2xl')}>
+    <div
+      className={cn(
+        'mx-auto px-4 py-10 sm:px-6 lg:py-14',
+        props.wide === 'full' ? 'max-w-7xl' : props.wide ? 'max-w-5xl' : 'max-w-2xl',
+      )}
+    >
       <Link
         to={workspacePath(workspace.data?.name ?? workspaceName)}
         className="inline-flex items-center gap-1.5 rounded text-sm font-semibold text-indigo-700 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"

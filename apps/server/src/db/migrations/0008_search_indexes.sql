@@ -1,0 +1,2 @@
+CREATE INDEX "channel_messages_created_idx" ON "channel_messages" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "direct_messages_created_idx" ON "direct_messages" USING btree ("created_at","id");

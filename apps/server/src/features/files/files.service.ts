@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CHAT_MESSAGES } from '@cohort/shared/chat';
+import { FILE_MESSAGES, sanitizeFileName, THUMBNAIL_MAX_BYTES } from '@cohort/shared/files';
+import { and, count, eq, isNull, sum } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { files } from '../../db/schema.ts';
+import { badRequest, HttpError, notFound } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { loadRecipientForUser, orderedPair } from '../direct/direct.access.ts';
+import { isUuid, loadChannelForUser } from '../workspaces/workspaces.access.ts';
+import { roleCan } from '../workspaces/workspaces.policy.ts';
+import { removeStoredBytes } from './files.access.ts';
+import type { FileRow } from './files.presenter.ts';
+import { detectType, imageSize, SNIFF_BYTES } from './files.sniff.ts';
+import { storageFor } from './files.storage.ts';
+
+/** The conversation a file is shared in. */
+export type FileTarget =
+  | { kind: 'channel'; workspaceId: string; channelId: string }
+  | { kind: 'direct'; pair: [string, string] };
+
+/**
+ * Where an upload goes, checked like a send: the caller must be able to write to the channel (read
+ * it, and a role that may chat) or to the person; anything else is 404, as for what does not exist.
+ */
+export async function resolveTarget(
+  ctx: AppContext,
+  user: SessionUser,
+  fields: Record<string, string>,
+): Promise<FileTarget> {
+  const { workspaceName, channelId, dmWith } = fields;
+  if (workspaceName && channelId) {
+    const access = await loadChannelForUser(ctx, user, workspaceName, channelId);
+    if (!roleCan(access.role, 'chat')) throw notFound(CHAT_MESSAGES.channelNotFound);
+    return { kind: 'channel', workspaceId: access.workspace.id, channelId: access.channel.id };
+  }
+  if (dmWith) {
+    const receiver = await loadRecipientForUser(ctx, user, dmWith);
+    return { kind: 'direct', pair: orderedPair(user.id, receiver.id) };
+  }
+  throw badRequest(FILE_MESSAGES.targetRequired);
+}
+
+export interface Spooled {
+  path: string;
+  size: number;
+  head: Buffer;
+}
+
+const tooLarge = () => new HttpError(413, FILE_MESSAGES.tooLarge);
+
+/**
+ * Writes an upload stream to a spool file, keeping its first bytes for type detection. Streams that
+ * the multipart limit cut short are refused (413) and leave nothing behind.
+ */
+export async function spool(ctx: AppContext, stream: Readable, maxBytes?: number): Promise<Spooled> {
+  const dir = storageFor(ctx.config).spoolDir;
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, randomUUID());
+  const chunks: Buffer[] = [];
+  let headLength = 0;
+  let size = 0;
+  try {
+    await pipeline(
+      stream,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          size += chunk.length;
+          if (maxBytes !== undefined && size > maxBytes) throw tooLarge();
+          if (headLength < SNIFF_BYTES) {
+            chunks.push(chunk);
+            headLength += chunk.length;
+          }
+          yield chunk;
+        }
+      },
+      createWriteStream(path),
+    );
+  } catch (err) {
+    await rm(path, { force: true });
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw err;
+  }
+  if ((stream as Readable & { truncated?: boolean }).truncated) {
+    await rm(path, { force: true });
+    throw tooLarge();
+  }
+  return { path, size, head: Buffer.concat(chunks).subarray(0, SNIFF_BYTES) };
+}
+
+export async function discardSpooled(spooled: Spooled | undefined) {
+  if (spooled) await rm(spooled.path, { force: true });
+}
+
+const THUMBNAIL_TYPES = new Set(['image/jpeg']);
+
+/** Checks and stores a spooled upload (and its optional thumbnail); answers the new row. */
+export async function storeUpload(
+  ctx: AppContext,
+  user: SessionUser,
+  target: FileTarget,
+  upload: {
+    spooled: Spooled;
+    name: string;
+    thumbnail?: Spooled | undefined;
+    durationMs?: number | undefined;
+  },
+): Promise<FileRow> {
+  const { spooled, thumbnail } = upload;
+  if (spooled.size === 0) throw badRequest(FILE_MESSAGES.empty, 'file');
+  const type = detectType(spooled.head);
+  const size = type.startsWith('image/') ? imageSize(type, spooled.head) : null;
+  let thumbnailOk = false;
+  if (thumbnail) {
+    const thumbType = detectType(thumbnail.head);
+    if (!THUMBNAIL_TYPES.has(thumbType) || thumbnail.size > THUMBNAIL_MAX_BYTES || thumbnail.size === 0) {
+      throw badRequest(FILE_MESSAGES.thumbnailInvalid, 'thumbnail');
+    }
+    // Only images get thumbnails; for anything else the part is ignored.
+    thumbnailOk = type.startsWith('image/');
+  }
+  const id = randomUUID();
+  const storage = storageFor(ctx.config);
+  await storage.put(id, spooled.path, spooled.size, type);
+  const thumbnailKey = thumbnailOk && thumbnail ? `${id}.thumb` : null;
+  if (thumbnailKey && thumbnail) {
+    await storage.put(thumbnailKey, thumbnail.path, thumbnail.size, detectType(thumbnail.head));
+  }
+  const durationMs =
+    type.startsWith('audio/') && upload.durationMs !== undefined && Number.isFinite(upload.durationMs)
+      ? Math.max(0, Math.min(Math.round(upload.durationMs), 24 * 3600 * 1000))
+      : null;
+  try {
+    const [row] = await ctx.db
+      .insert(files)
+      .values({
+        id,
+        uploaderId: user.id,
+        ...(target.kind === 'channel'
+          ? { workspaceId: target.workspaceId, channelId: target.channelId }
+          : { dmUserA: target.pair[0], dmUserB: target.pair[1] }),
+        name: sanitizeFileName(upload.name),
+        size: spooled.size,
+        type,
+        storageKey: id,
+        thumbnailKey,
+        width: size?.width ?? null,
+        height: size?.height ?? null,
+        durationMs,
+        createdAt: ctx.now(),
+      })
+      .returning();
+    if (!row) throw new Error('file insert returned no row');
+    return row;
+  } catch (err) {
+    await removeStoredBytes(ctx, [{ storageKey: id, thumbnailKey } as FileRow]);
+    throw err;
+  }
+}
+
+const fileNotFound = () => notFound(FILE_MESSAGES.fileNotFound);
+
+/**
+ * A file for someone who may read it: its uploader while no message carries it; once attached,
+ * whoever can read the conversation (channel readers; the two people of a direct conversation).
+ * Everyone else, and ids that do not exist, get the same 404.
+ */
+export async function loadFileForUser(ctx: AppContext, user: SessionUser, id: string): Promise<FileRow> {
+  if (!isUuid(id)) throw fileNotFound();
+  const [row] = await ctx.db.select().from(files).where(eq(files.id, id)).limit(1);
+  if (!row) throw fileNotFound();
+  const attached = row.channelMessageId !== null || row.directMessageId !== null;
+  if (!attached) {
+    if (row.uploaderId !== user.id) throw fileNotFound();
+    return row;
+  }
+  if (row.channelId && row.workspaceId) {
+    try {
+      await loadChannelForUser(ctx, user, row.workspaceId, row.channelId);
+    } catch (err) {
+      if (err instanceof HttpError && err.statusCode === 404) throw fileNotFound();
+      throw err;
+    }
+    return row;
+  }
+  if (row.dmUserA === user.id || row.dmUserB === user.id) return row;
+  throw fileNotFound();
+}
+
+/** The stored bytes of a file (or its thumbnail), or 404 when the storage lost them. */
+export async function openFile(ctx: AppContext, key: string) {
+  const stream = await storageFor(ctx.config).get(key);
+  if (!stream) throw fileNotFound();
+  return stream;
+}
+
+/**
+ * The uploader takes back a file no message carries yet (removed from the composer, or replaced by
+ * its annotated copy). Anyone else, and attached files, get 404: those go with their message.
+ */
+export async function deleteUnattachedFile(ctx: AppContext, user: SessionUser, id: string): Promise<void> {
+  if (!isUuid(id)) throw fileNotFound();
+  const removed = await ctx.db
+    .delete(files)
+    .where(
+      and(
+        eq(files.id, id),
+        eq(files.uploaderId, user.id),
+        isNull(files.channelMessageId),
+        isNull(files.directMessageId),
+      ),
+    )
+    .returning();
+  if (removed.length === 0) throw fileNotFound();
+  await removeStoredBytes(ctx, removed);
+}
+
+/** What the workspace's files take (attached or not). */
+export async function workspaceStorage(ctx: AppContext, workspaceId: string) {
+  const [row] = await ctx.db
+    .select({ bytes: sum(files.size), files: count() })
+    .from(files)
+    .where(and(eq(files.workspaceId, workspaceId)));
+  return { bytes: Number(row?.bytes ?? 0), files: Number(row?.files ?? 0) };
+}

@@ -1,0 +1,117 @@
+import type { AddressInfo } from 'node:net';
+import type { TaskChangedEvent, TaskDetail } from '@cohort/shared/tasks';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, type TestUser } from '../../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { client, createList, createTask, uniqueTitle } from './tasks.test-helpers.ts';
+
+/**
+ * An assignee is a colleague of the task's owner. Removed from the last workspace they shared (or
+ * that workspace deleted), they lose the task at once: no reading, no commenting, gone from their
+ * assignments and told by the /tasks push; added back, they do not get it back.
+ */
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let owner: TestUser;
+let leaver: TestUser;
+let stayer: TestUser;
+let url: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ listen: true });
+  api = client(t);
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  [owner, leaver, stayer] = await Promise.all([createUser(t.app), createUser(t.app), createUser(t.app)]);
+});
+afterAll(() => t.close());
+
+async function workspaceOf(members: TestUser[]) {
+  const res = await api.post('/api/workspaces', owner, {
+    name: uniqueTitle('ws'),
+    description: 'Team',
+    members: members.map((m) => ({ email: m.email, role: 'editor' })),
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().name as string;
+}
+
+async function assignedTask(userIds: string[]) {
+  const task = await createTask(t, owner, await createList(t, owner));
+  const res = await api.put(`/api/tasks/${task._id}/assignees`, owner, { userIds });
+  expect(res.statusCode, res.body).toBe(200);
+  return task;
+}
+
+function tasksSocket(token: string): Promise<Socket> {
+  const socket = connect(`${url}/tasks`, { transports: ['websocket'], reconnection: false, auth: { token } });
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5000) {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const assignedIds = async (as: TestUser) =>
+  ((await api.get('/api/tasks/assigned', as)).json() as TaskDetail[]).map((x) => x._id);
+
+describe('assignments end with the last shared workspace', () => {
+  it('a removed member loses the task (read, comment, listing), is told, and does not get it back', async () => {
+    const ws = await workspaceOf([leaver, stayer]);
+    const task = await assignedTask([leaver.id, stayer.id]);
+    expect(await assignedIds(leaver)).toContain(task._id);
+    const socket = await tasksSocket(leaver.token);
+    const pushed: TaskChangedEvent[] = [];
+    socket.on('taskChanged', (e: TaskChangedEvent) => pushed.push(e));
+
+    const removed = await api.del(`/api/workspaces/${ws}/members/${leaver.id}`, owner);
+    expect(removed.statusCode).toBe(204);
+
+    await eventually(() => pushed.some((e) => e.taskId === task._id && e.task === null));
+    socket.close();
+    expect((await api.get(`/api/task/${task._id}`, leaver)).statusCode).toBe(404);
+    expect(
+      (await api.post(`/api/tasks/${task._id}/comments`, leaver, { text: 'still here?' })).statusCode,
+    ).toBe(404);
+    expect(await assignedIds(leaver)).not.toContain(task._id);
+    // The colleague who stays keeps it, and the owner sees who is left.
+    expect((await api.get(`/api/task/${task._id}`, stayer)).statusCode).toBe(200);
+    const detail = (await api.get(`/api/task/${task._id}`, owner)).json() as TaskDetail;
+    expect(detail.assignedTo.map((a) => a._id)).toEqual([stayer.id]);
+
+    const back = await api.post(`/api/workspaces/${ws}/members`, owner, {
+      email: leaver.email,
+      role: 'editor',
+    });
+    expect(back.statusCode).toBe(201);
+    expect((await api.get(`/api/task/${task._id}`, leaver)).statusCode).toBe(404);
+  });
+
+  it('keeps the assignment while another workspace is still shared', async () => {
+    const ws = await workspaceOf([leaver]);
+    await workspaceOf([leaver]);
+    const task = await assignedTask([leaver.id]);
+    expect((await api.del(`/api/workspaces/${ws}/members/${leaver.id}`, owner)).statusCode).toBe(204);
+    // Give the (after-commit) clean-up the time it would need to wrongly act.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await api.get(`/api/task/${task._id}`, leaver)).statusCode).toBe(200);
+  });
+
+  it('ends them when the shared workspace is deleted', async () => {
+    const other = await createUser(t.app);
+    const ws = await workspaceOf([other]);
+    const task = await assignedTask([other.id]);
+    expect((await api.get(`/api/task/${task._id}`, other)).statusCode).toBe(200);
+    expect((await api.del(`/api/workspaces/${ws}`, owner)).statusCode).toBe(204);
+    // The clean-up runs after the deletion commits: the next requests see it.
+    await eventually(async () => (await api.get(`/api/task/${task._id}`, other)).statusCode === 404);
+  });
+});

@@ -1,0 +1,354 @@
+import {
+  CALL_REASONS,
+  iceCandidate,
+  MESH_EVENTS,
+  MESH_NAMESPACE,
+  MESH_ROOM_MAX,
+  type MeshParticipant,
+  meshParticipant,
+  sessionDescription,
+} from '@cohort/shared/calls';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { Socket } from 'socket.io-client';
+import { z } from 'zod';
+import { connectNamespace } from '../../lib/socket.ts';
+import { PendingCandidates } from './call-machine.ts';
+import type { Notice } from './call-notice.tsx';
+import {
+  emitAck,
+  fetchIceServers,
+  MEDIA_FAILED,
+  openCamera,
+  peerConfig,
+  ScreenShare,
+  stopStream,
+  videoSenders,
+} from './media.ts';
+
+export interface RemotePeer {
+  id: string;
+  name: string;
+  email: string;
+  stream: MediaStream | null;
+  connection: RTCPeerConnectionState;
+}
+
+export interface MeshView {
+  status: 'idle' | 'starting' | 'in-call';
+  local: MediaStream | null;
+  peers: RemotePeer[];
+  sharing: boolean;
+  notice: Notice | null;
+}
+
+const INITIAL: MeshView = { status: 'idle', local: null, peers: [], sharing: false, notice: null };
+
+const fromPayload = z.object({ from: z.string() });
+const offerMsg = fromPayload.extend({ offer: sessionDescription });
+const answerMsg = fromPayload.extend({ answer: sessionDescription });
+const candidateMsg = fromPayload.extend({ candidate: iceCandidate });
+const userLeft = z.object({ id: z.string() });
+
+export const JOIN_REFUSED: Record<string, string> = {
+  [CALL_REASONS.forbidden]: 'You cannot join this call: it does not exist or you are not a member of it.',
+  [CALL_REASONS.roomFull]: `This call is full (at most ${MESH_ROOM_MAX} people).`,
+};
+export const ROOM_CLOSED = 'You were removed from this call: you no longer have access to it.';
+
+interface Peer {
+  info: MeshParticipant;
+  pc: RTCPeerConnection;
+  stream: MediaStream | null;
+}
+
+const plain = (d: RTCSessionDescriptionInit) => ({ type: d.type, sdp: d.sdp ?? '' });
+
+/**
+ * A mesh call in one room (SPEC §4 "Mesh call"), shared by /videocall (a channel's room) and /mesh
+ * (an ad-hoc room): media on Start Call, a fresh `/mesh` connection, `join`, then an offer to every
+ * participant already there; newcomers offer to us. One RTCPeerConnection per remote participant.
+ */
+export class MeshCall {
+  private view: MeshView = INITIAL;
+  private readonly listeners = new Set<() => void>();
+  private socket: Socket | null = null;
+  private camera: MediaStream | null = null;
+  private iceServers: RTCIceServer[] = [];
+  private readonly peers = new Map<string, Peer>();
+  /** Names of the room's participants, from `user-list` and `user-joined`. */
+  private readonly known = new Map<string, MeshParticipant>();
+  /** Candidates that arrive before their peer's offer or answer is applied (relays may reorder). */
+  private readonly early = new Map<string, PendingCandidates>();
+  private session = 0;
+  private readonly screen = new ScreenShare(
+    () => videoSenders([...this.peers.values()].map((p) => p.pc)),
+    () => this.camera?.getVideoTracks()[0],
+    (display) => this.update({ sharing: display !== null, local: display ?? this.camera }),
+  );
+
+  constructor(private readonly room: string) {}
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getView = () => this.view;
+
+  async start() {
+    if (this.view.status !== 'idle') return;
+    this.update({ status: 'starting', notice: null });
+    const session = ++this.session;
+    let camera: MediaStream;
+    try {
+      camera = await openCamera();
+    } catch {
+      if (session === this.session) this.stop({ kind: 'error', text: MEDIA_FAILED });
+      return;
+    }
+    if (session !== this.session) return stopStream(camera);
+    this.camera = camera;
+    this.update({ local: camera });
+    try {
+      this.iceServers = await fetchIceServers();
+    } catch (err) {
+      console.error('ICE servers unavailable', err);
+      this.iceServers = [];
+    }
+    if (session !== this.session) return;
+    const socket = connectNamespace(MESH_NAMESPACE);
+    this.socket = socket;
+    this.listen(socket, session);
+  }
+
+  /** Leave Call: tells the room, closes every connection and stops the camera. */
+  leave() {
+    if (this.socket?.connected) this.socket.emit(MESH_EVENTS.leave);
+    this.stop(null);
+  }
+
+  async toggleScreenShare() {
+    if (this.view.status !== 'in-call') return;
+    try {
+      if (this.screen.active) await this.screen.stop();
+      else await this.screen.start();
+    } catch {
+      // The user cancelled the picker: the camera stays.
+    }
+  }
+
+  dismissNotice() {
+    this.update({ notice: null });
+  }
+
+  dispose() {
+    this.leave();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private listen(socket: Socket, session: number) {
+    const live = () => session === this.session;
+    socket.on('connect', async () => {
+      const joined = await emitAck(socket, MESH_EVENTS.join, { room: this.room });
+      if (!live()) return;
+      if (!joined.ok) {
+        return this.stop({
+          kind: 'error',
+          text: JOIN_REFUSED[joined.reason] ?? `Could not join: ${joined.reason}`,
+        });
+      }
+      this.update({ status: 'in-call' });
+      socket.emit(MESH_EVENTS.getUsers);
+    });
+    // A new socket id after a reconnection: the others saw us leave, so start over with them.
+    socket.on('disconnect', () => {
+      if (live()) this.closePeers();
+    });
+    socket.on(MESH_EVENTS.userList, async (raw: unknown) => {
+      const list = z.array(meshParticipant).safeParse(raw);
+      if (!list.success || !live()) return;
+      for (const participant of list.data) {
+        this.known.set(participant.id, participant);
+        if (!this.peers.has(participant.id)) await this.sendOffer(socket, participant.id, session);
+      }
+    });
+    socket.on(MESH_EVENTS.userJoined, (raw: unknown) => {
+      const participant = meshParticipant.safeParse(raw);
+      // The newcomer sends the offer; we only learn their name.
+      if (participant.success) this.known.set(participant.data.id, participant.data);
+    });
+    socket.on(MESH_EVENTS.userLeft, (raw: unknown) => {
+      const msg = userLeft.safeParse(raw);
+      if (msg.success) this.dropPeer(msg.data.id);
+    });
+    socket.on(MESH_EVENTS.offer, async (raw: unknown) => {
+      const msg = offerMsg.safeParse(raw);
+      if (!msg.success || !live()) return;
+      const { from, offer } = msg.data;
+      // A renegotiation from scratch (the other side reconnected): keep the candidates already here.
+      this.closePeer(from);
+      const peer = this.createPeer(socket, from, session);
+      try {
+        await peer.pc.setRemoteDescription(offer);
+        await this.applyEarly(from, peer);
+        const answer = await peer.pc.createAnswer();
+        await peer.pc.setLocalDescription(answer);
+        if (live()) socket.emit(MESH_EVENTS.answer, { to: from, answer: plain(answer) });
+      } catch (err) {
+        console.error('Mesh offer failed', err);
+        this.dropPeer(from);
+      }
+    });
+    socket.on(MESH_EVENTS.answer, async (raw: unknown) => {
+      const msg = answerMsg.safeParse(raw);
+      const peer = msg.success ? this.peers.get(msg.data.from) : undefined;
+      if (!msg.success || !peer) return;
+      try {
+        await peer.pc.setRemoteDescription(msg.data.answer);
+        await this.applyEarly(msg.data.from, peer);
+      } catch (err) {
+        console.error('Mesh answer failed', err);
+        this.dropPeer(msg.data.from);
+      }
+    });
+    socket.on(MESH_EVENTS.candidate, async (raw: unknown) => {
+      const msg = candidateMsg.safeParse(raw);
+      if (!msg.success || !live()) return;
+      const { from, candidate } = msg.data;
+      const peer = this.peers.get(from);
+      if (!peer?.pc.remoteDescription) {
+        this.earlyFor(from).offer(candidate, false);
+        return;
+      }
+      await peer.pc.addIceCandidate(candidate).catch((err) => console.error('Bad ICE candidate', err));
+    });
+    socket.on(MESH_EVENTS.roomClosed, () => {
+      if (live()) this.stop({ kind: 'error', text: ROOM_CLOSED });
+    });
+  }
+
+  private async sendOffer(socket: Socket, to: string, session: number) {
+    const peer = this.createPeer(socket, to, session);
+    try {
+      const offer = await peer.pc.createOffer();
+      await peer.pc.setLocalDescription(offer);
+      if (session === this.session) socket.emit(MESH_EVENTS.offer, { to, offer: plain(offer) });
+    } catch (err) {
+      console.error('Mesh offer failed', err);
+      this.dropPeer(to);
+    }
+  }
+
+  private createPeer(socket: Socket, id: string, session: number): Peer {
+    const pc = new RTCPeerConnection(peerConfig(this.iceServers));
+    const info = this.known.get(id) ?? { id, email: '', name: 'Participant' };
+    const peer: Peer = { info, pc, stream: null };
+    this.peers.set(id, peer);
+    const camera = this.camera;
+    if (camera) {
+      for (const track of camera.getAudioTracks()) pc.addTrack(track, camera);
+      const video = this.screen.currentVideoTrack();
+      if (video) pc.addTrack(video, camera);
+    }
+    pc.onicecandidate = ({ candidate }) => {
+      if (candidate && session === this.session) {
+        socket.emit(MESH_EVENTS.candidate, { to: id, candidate: candidate.toJSON() });
+      }
+    };
+    pc.ontrack = ({ streams, track }) => {
+      peer.stream = streams[0] ?? new MediaStream([track]);
+      this.publish();
+    };
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'failed' || pc.connectionState === 'closed') this.dropPeer(id);
+      else this.publish();
+    };
+    this.publish();
+    return peer;
+  }
+
+  private earlyFor(id: string) {
+    let queue = this.early.get(id);
+    if (!queue) {
+      queue = new PendingCandidates();
+      this.early.set(id, queue);
+    }
+    return queue;
+  }
+
+  private async applyEarly(id: string, peer: Peer) {
+    for (const candidate of this.earlyFor(id).drain()) {
+      await peer.pc.addIceCandidate(candidate).catch((err) => console.error('Bad ICE candidate', err));
+    }
+  }
+
+  /** Someone left (or their connection died): their tile and everything held for them go. */
+  private dropPeer(id: string) {
+    this.early.delete(id);
+    this.closePeer(id);
+  }
+
+  private closePeer(id: string) {
+    const peer = this.peers.get(id);
+    if (!peer) return;
+    this.peers.delete(id);
+    peer.pc.onicecandidate = null;
+    peer.pc.ontrack = null;
+    peer.pc.onconnectionstatechange = null;
+    peer.pc.close();
+    this.publish();
+  }
+
+  private closePeers() {
+    for (const id of [...this.peers.keys()]) this.dropPeer(id);
+    this.early.clear();
+  }
+
+  private stop(notice: Notice | null) {
+    this.session += 1;
+    const socket = this.socket;
+    this.socket = null;
+    socket?.disconnect();
+    this.closePeers();
+    this.known.clear();
+    this.screen.dispose();
+    stopStream(this.camera);
+    this.camera = null;
+    this.update({ ...INITIAL, notice });
+  }
+
+  private publish() {
+    this.update({
+      peers: [...this.peers.entries()].map(([id, p]) => ({
+        id,
+        name: this.known.get(id)?.name || p.info.name || this.known.get(id)?.email || 'Participant',
+        email: this.known.get(id)?.email ?? p.info.email,
+        stream: p.stream,
+        connection: p.pc.connectionState,
+      })),
+    });
+  }
+
+  private update(patch: Partial<MeshView>) {
+    this.view = { ...this.view, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** The mesh call of one room while the page shows it; leaving the page leaves the call. */
+export function useMeshCall(room: string | null) {
+  const [call, setCall] = useState<MeshCall | null>(null);
+  useEffect(() => {
+    if (!room) return;
+    const instance = new MeshCall(room);
+    setCall(instance);
+    return () => {
+      instance.dispose();
+      setCall(null);
+    };
+  }, [room]);
+  const subscribe = useCallback((notify: () => void) => call?.subscribe(notify) ?? (() => {}), [call]);
+  const view = useSyncExternalStore(subscribe, () => call?.getView() ?? INITIAL);
+  return { call, view };
+}

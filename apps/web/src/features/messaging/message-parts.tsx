@@ -1,0 +1,278 @@
+import { MESSAGE_MAX_LENGTH, type MessageReaction } from '@cohort/shared/chat';
+import { MessageSquare, Pencil, SmilePlus, Trash2 } from 'lucide-react';
+import { type KeyboardEvent, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { inputClasses } from '../../components/ui/field.tsx';
+import { timeLabel } from '../../lib/chat-time.ts';
+import { cn } from '../../lib/cn.ts';
+
+/** The quick reactions the actions menu offers. */
+export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '👀'] as const;
+
+const iconButton =
+  'inline-flex size-7 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600';
+
+const failed = (what: string) => (err: unknown) =>
+  toast.error(`${what}: ${err instanceof Error ? err.message : 'try again'}`);
+
+interface MessageActionsProps {
+  own: boolean;
+  /** Edit is the sender's; delete the sender's or a workspace admin's. */
+  canEdit: boolean;
+  canDelete: boolean;
+  onReact: (emoji: string) => void;
+  onEdit: () => void;
+  onDelete: () => Promise<unknown>;
+  /** Absent where there are no threads (direct messages, replies themselves). */
+  onReply?: () => void;
+}
+
+/**
+ * A message's actions (react, reply in thread, edit, delete): a small toolbar that shows on hover and
+ * whenever focus is inside the message, so keyboard users reach it too.
+ */
+export function MessageActions({
+  own,
+  canEdit,
+  canDelete,
+  onReact,
+  onEdit,
+  onDelete,
+  onReply,
+}: MessageActionsProps) {
+  const [picking, setPicking] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div
+      role="toolbar"
+      aria-label="Message actions"
+      className={cn(
+        'absolute -top-3 z-10 flex items-center gap-0.5 rounded-lg border border-slate-200 bg-white p-0.5 shadow-sm',
+        own ? 'right-2' : 'left-2',
+        picking ? 'flex' : 'hidden group-focus-within:flex group-hover:flex',
+      )}
+    >
+      {picking ? (
+        <>
+          {QUICK_REACTIONS.map((emoji) => (
+            <button
+              key={emoji}
+              type="button"
+              className={iconButton}
+              aria-label={`React with ${emoji}`}
+              onClick={() => {
+                setPicking(false);
+                onReact(emoji);
+              }}
+            >
+              {emoji}
+            </button>
+          ))}
+          <button
+            type="button"
+            className={cn(iconButton, 'w-auto px-1.5 text-xs')}
+            onClick={() => setPicking(false)}
+          >
+            Close
+          </button>
+        </>
+      ) : (
+        <>
+          <button
+            type="button"
+            className={iconButton}
+            aria-label="Add reaction"
+            onClick={() => setPicking(true)}
+          >
+            <SmilePlus aria-hidden="true" className="size-4" />
+          </button>
+          {onReply && (
+            <button type="button" className={iconButton} aria-label="Reply in thread" onClick={onReply}>
+              <MessageSquare aria-hidden="true" className="size-4" />
+            </button>
+          )}
+          {canEdit && (
+            <button type="button" className={iconButton} aria-label="Edit message" onClick={onEdit}>
+              <Pencil aria-hidden="true" className="size-4" />
+            </button>
+          )}
+          {canDelete && (
+            <button
+              type="button"
+              className={cn(iconButton, 'hover:text-red-700')}
+              aria-label="Delete message"
+              onClick={() => setConfirming(true)}
+            >
+              <Trash2 aria-hidden="true" className="size-4" />
+            </button>
+          )}
+        </>
+      )}
+      {confirming && (
+        <Dialog
+          role="alertdialog"
+          onClose={() => setConfirming(false)}
+          title="Delete message?"
+          description="Everyone in the conversation will see “message deleted” in its place."
+        >
+          <div className="mt-4 flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button
+              data-autofocus
+              onClick={() => {
+                setConfirming(false);
+                onDelete().catch(failed('The message could not be deleted'));
+              }}
+            >
+              Delete
+            </Button>
+          </div>
+        </Dialog>
+      )}
+    </div>
+  );
+}
+
+/** Each emoji with its count; pressed when the reader reacted; hover (title) names who did. */
+export function ReactionsRow({
+  reactions,
+  myId,
+  onToggle,
+}: {
+  reactions: MessageReaction[];
+  myId: string;
+  onToggle: (emoji: string, on: boolean) => void;
+}) {
+  if (reactions.length === 0) return null;
+  return (
+    <ul aria-label="Reactions" className="mt-1 flex flex-wrap gap-1 px-1">
+      {reactions.map((r) => {
+        const mine = r.users.some((u) => u._id === myId);
+        const who = `${r.users.map((u) => u.name).join(', ')} reacted with ${r.emoji}`;
+        return (
+          <li key={r.emoji}>
+            <button
+              type="button"
+              title={who}
+              aria-label={`${r.emoji} ${r.count}: ${who}`}
+              aria-pressed={mine}
+              onClick={() => onToggle(r.emoji, !mine)}
+              className={cn(
+                'inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs tabular-nums',
+                mine
+                  ? 'border-indigo-300 bg-indigo-50 text-indigo-900'
+                  : 'border-slate-200 bg-white text-slate-700 hover:bg-slate-50',
+              )}
+            >
+              <span aria-hidden="true">{r.emoji}</span>
+              <span aria-hidden="true">{r.count}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** "3 replies · last reply 10:42": opens the thread. */
+export function ThreadSummary({
+  count,
+  lastReplyAt,
+  onOpen,
+}: {
+  count: number;
+  lastReplyAt: string | null;
+  onOpen: () => void;
+}) {
+  if (count === 0) return null;
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      className="mt-1 px-1 text-xs font-semibold text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      {count === 1 ? '1 reply' : `${count} replies`}
+      {lastReplyAt && (
+        <span className="font-normal text-slate-500"> · last reply {timeLabel(new Date(lastReplyAt))}</span>
+      )}
+    </button>
+  );
+}
+
+export const DELETED_TEXT = 'message deleted';
+
+export function DeletedBody() {
+  return <p className="text-slate-500 italic">{DELETED_TEXT}</p>;
+}
+
+export function EditedMarker({ editedAt }: { editedAt: string }) {
+  return (
+    <span className="text-slate-500" title={`Edited ${new Date(editedAt).toLocaleString()}`}>
+      (edited)
+    </span>
+  );
+}
+
+/** In-place editing: Enter or Save stores, Escape or Cancel leaves it as it was. */
+export function EditForm({
+  initial,
+  onSave,
+  onDone,
+}: {
+  initial: string;
+  onSave: (content: string) => Promise<unknown>;
+  onDone: () => void;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const id = useId();
+  const save = () => {
+    const text = draft.trim();
+    if (!text || saving) return;
+    if (text === initial.trim()) return onDone();
+    setSaving(true);
+    onSave(text)
+      .then(onDone)
+      .catch(failed('The message could not be edited'))
+      .finally(() => setSaving(false));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape') onDone();
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      save();
+    }
+  };
+  return (
+    <div className="flex min-w-64 flex-col gap-2">
+      <label htmlFor={id} className="sr-only">
+        Edit message
+      </label>
+      <textarea
+        id={id}
+        // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this message.
+        autoFocus
+        value={draft}
+        maxLength={MESSAGE_MAX_LENGTH}
+        rows={Math.min(6, draft.split('\n').length + 1)}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        className={cn(inputClasses, 'text-slate-900')}
+      />
+      <div className="flex justify-end gap-2">
+        <Button size="sm" variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button size="sm" onClick={save} disabled={saving || !draft.trim()}>
+          Save
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+export const reactFailed = failed('The reaction could not be saved');

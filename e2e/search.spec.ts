@@ -1,0 +1,86 @@
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { PASSWORD, uniqueEmail } from './fixtures.ts';
+
+/**
+ * Search from the navbar: a highlighted hit opens its channel at the message, even one buried under
+ * 60+ newer messages (history is loaded around it); someone not listed in the private channel finds
+ * nothing.
+ */
+
+interface Person {
+  email: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+async function person(browser: Browser, firstName: string): Promise<Person> {
+  const email = uniqueEmail();
+  const context = await browser.newContext();
+  const signup = await context.request.post('/api/signup', {
+    data: { firstName, lastName: 'Searcher', email, password: PASSWORD },
+  });
+  expect(signup.status()).toBe(201);
+  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
+  expect(login.status()).toBe(200);
+  return { email, context, page: await context.newPage() };
+}
+
+async function search(page: Page, words: string) {
+  await page.goto('/');
+  const box = page.getByRole('navigation', { name: 'Main' }).getByRole('searchbox', { name: 'Search' });
+  await box.fill(words);
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/search\?q=/);
+}
+
+test('search finds a buried private message, opens it in context, and hides it from others', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const ada = await person(browser, 'Ada');
+  const bob = await person(browser, 'Bob');
+  const name = `Search ${Math.random().toString(36).slice(2, 8)}`;
+  const ws = await ada.context.request.post('/api/workspaces', {
+    data: { name, description: 'Search journeys', members: [{ email: bob.email, role: 'editor' }] },
+  });
+  expect(ws.status()).toBe(201);
+  const channelRes = await ada.context.request.post(`/api/workspaces/${encodeURIComponent(name)}/channels`, {
+    data: { name: 'launch', description: 'Launch plans', private: true, members: [] },
+  });
+  expect(channelRes.status()).toBe(201);
+  const channelId = ((await channelRes.json()) as { _id: string })._id;
+  const messagesUrl = `/api/workspaces/${encodeURIComponent(name)}/channels/${channelId}/messages`;
+  const word = `quokka${Math.random().toString(36).slice(2, 8)}`;
+  const post = async (content: string) => {
+    const res = await ada.context.request.post(messagesUrl, {
+      data: { clientId: crypto.randomUUID(), content },
+    });
+    expect(res.status()).toBe(201);
+    return (await res.json()) as { _id: string };
+  };
+  const target = await post(`The secret launch word is ${word}, keep it quiet`);
+  for (let i = 1; i <= 65; i++) await post(`filler message number ${i}`);
+
+  await search(ada.page, word);
+  const messages = ada.page.getByRole('region', { name: 'Messages' });
+  const hit = messages.getByRole('link').first();
+  await expect(hit.locator('mark')).toHaveText(word);
+  await hit.click();
+
+  await expect(ada.page).toHaveURL(new RegExp(`/channel/${channelId}\\?message=${target._id}`));
+  const bubble = ada.page.locator(`[id="message-${target._id}"]`);
+  await expect(bubble).toBeInViewport();
+  await expect(bubble).toHaveAttribute('aria-current', 'true');
+  await expect(bubble).toContainText(word);
+  // The newest messages arrive too (the history after the target is backfilled).
+  await expect(ada.page.getByText('filler message number 65')).toBeAttached();
+  // The highlight is brief.
+  await expect(bubble).not.toHaveAttribute('aria-current', 'true', { timeout: 10_000 });
+
+  await search(bob.page, word);
+  await expect(bob.page.getByText('No results')).toBeVisible();
+  await expect(bob.page.getByRole('region', { name: 'Messages' })).toHaveCount(0);
+
+  await ada.context.close();
+  await bob.context.close();
+});

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * Notifications: @mentions, direct messages and thread replies (message notifications), merged with
+ * task notifications (assigned, comment, due) into one feed — the notification centre.
+ *
+ * Mention syntax (docs/notifications.md): `@[Display Name](email)` names one workspace member (the
+ * composer's autocomplete inserts it; the Markdown renderer shows it as a highlighted `@Display Name`),
+ * and `@channel` names everyone who can read the channel. A plain `@word` is only styled, never a
+ * notification, because a word does not identify one person.
+ */
+
+export const NOTIFICATIONS_NAMESPACE = '/notifications';
+
+export const NOTIFICATION_EVENTS = {
+  /** server → client: a new notification, to its recipient's tabs only. */
+  notification: 'notification',
+} as const;
+
+export const NOTIFICATION_MESSAGES = {
+  notificationNotFound: 'Notification not found',
+  readTarget: 'Give ids or channelId',
+} as const;
+
+export const MESSAGE_NOTIFICATION_KINDS = ['mention', 'direct', 'thread'] as const;
+export const NOTIFICATION_KINDS = [...MESSAGE_NOTIFICATION_KINDS, 'assigned', 'comment', 'due'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const NOTIFICATIONS_PAGE_MAX = 100;
+export const NOTIFICATIONS_PAGE_DEFAULT = 30;
+/** Longest excerpt of a message a notification carries. */
+export const NOTIFICATION_EXCERPT_MAX = 160;
+
+export const notificationActor = z.object({ _id: z.string(), email: z.string(), name: z.string() });
+
+export const notification = z.object({
+  _id: z.string(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  /** Who caused it; null for 'due' and once that account is gone. */
+  actor: notificationActor.nullable(),
+  createdAt: z.string(),
+  read: z.boolean(),
+  /** A plain-text excerpt: the message (mentions as `@Name`) or the task's title. */
+  text: z.string(),
+  /** The web route that opens it in context. */
+  link: z.string(),
+  /** For channel notifications (mention badges). */
+  channelId: z.string().nullable(),
+  workspaceId: z.string().nullable(),
+});
+export type Notification = z.infer<typeof notification>;
+
+export const listNotificationsQuery = z.object({
+  /** Cursor: the `nextCursor` of the previous page. */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(NOTIFICATIONS_PAGE_MAX).default(NOTIFICATIONS_PAGE_DEFAULT),
+  unread: z.enum(['true', 'false']).optional(),
+});
+export type ListNotificationsQuery = z.input<typeof listNotificationsQuery>;
+
+export const notificationPage = z.object({
+  notifications: z.array(notification),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** All the caller's unread notifications (for the bell), not only this page's. */
+  unreadCount: z.number().int(),
+});
+export type NotificationPage = z.infer<typeof notificationPage>;
+
+/** `POST /api/notifications/read`: these ids (others' ids are ignored), or a channel's mentions. */
+export const readNotificationsBody = z
+  .object({
+    ids: z.array(z.string().uuid()).min(1).max(500).optional(),
+    channelId: z.string().uuid().optional(),
+  })
+  .refine((b) => (b.ids ? 1 : 0) + (b.channelId ? 1 : 0) === 1, {
+    message: NOTIFICATION_MESSAGES.readTarget,
+  });
+export type ReadNotificationsBody = z.infer<typeof readNotificationsBody>;
+export const readNotificationsResponse = z.object({ updated: z.number().int() });
+
+/** `GET /api/workspaces/{workspaceName}/mentions`: unread mentions per readable channel. */
+export const mentionCounts = z.array(z.object({ channelId: z.string(), count: z.number().int() }));
+export type MentionCounts = z.infer<typeof mentionCounts>;
+
+export const notificationEvent = notification;
+
+// ---------------------------------------------------------------------------------------------------
+// Mention syntax, shared by the server (who to notify) and the web (autocomplete, excerpts)
+
+/** `@[Display Name](email)`: the name may not contain `]` or a line break. */
+export const MENTION_PATTERN = /@\[([^\]\n]{1,100})\]\(([^()\s@]+@[^()\s]+)\)/gu;
+/** `@channel` as a word of its own. */
+const CHANNEL_MENTION = /(^|[^\p{L}\p{N}_.@-])@channel(?![\p{L}\p{N}_-])/u;
+
+/** The markup the composer inserts for a member. */
+export function mentionMarkup(name: string, email: string): string {
+  const clean = name.replace(/[\]\n[]/g, ' ').trim() || (email.split('@')[0] ?? email);
+  return `@[${clean}](${email})`;
+}
+
+/** Whom a message mentions: lower-cased e-mails and whether it says `@channel`. Code spans count too. */
+export function parseMentions(content: string): { emails: string[]; channel: boolean } {
+  const emails = new Set<string>();
+  for (const m of content.matchAll(MENTION_PATTERN)) emails.add((m[2] ?? '').toLowerCase());
+  return { emails: [...emails], channel: CHANNEL_MENTION.test(content) };
+}
+
+/** Plain text for a notification: mentions become `@Name`, whitespace collapses, long text is cut. */
+export function excerptOf(content: string, max = NOTIFICATION_EXCERPT_MAX): string {
+  const plain = content
+    .replace(MENTION_PATTERN, (_all, name: string) => `@${name}`)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+}
