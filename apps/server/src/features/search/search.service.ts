@@ -57,6 +57,18 @@ export function textQuery(words: readonly string[]): SQL | null {
   return rest ? sql`(plainto_tsquery('simple', ${rest}) && ${lastQuery})` : lastQuery;
 }
 
+/**
+ * Up to this many raw matches a query reads them through the GIN index and sorts (a few ms); beyond,
+ * walking the newest messages finds a page sooner. Measured in bench/search.ts (docs/search.md).
+ */
+export const FEW_MATCHES = 2000;
+
+/** Transaction-local planner switches: with scans off, only bitmap (GIN) scans are left to read rows. */
+const setPlanner = (value: 'on' | 'off') =>
+  ['enable_seqscan', 'enable_indexscan', 'enable_indexonlyscan']
+    .map((name) => `set_config('${name}', '${value}', true)`)
+    .join(', ');
+
 interface Cursor {
   at: string;
   id: string;
@@ -201,7 +213,20 @@ export async function searchMessages(
     ? sql`replace(ts_headline('simple', replace(${clean}, '<', ${LT}), ${tsq}, ${HEADLINE_OPTIONS}), ${LT}, '<')`
     : sql`left(${clean}, ${PLAIN_SNIPPET_LENGTH})`;
 
-  const result = await ctx.db.execute(sql`
+  const result = await ctx.db.transaction(async (tx) => {
+    // Few matches: read them all through the GIN index and sort them. Many: walk newest-first and
+    // stop at the page. The planner cannot tell which from a prefix query, so a bounded probe decides.
+    if (tsq) {
+      await tx.execute(sql`select ${sql.raw(setPlanner('off'))}`);
+      const probe = await tx.execute(sql`select
+        (select count(*) from (select 1 from ${channelMessages} m where m.search @@ ${tsq}
+          limit ${FEW_MATCHES}) c)::int +
+        (select count(*) from (select 1 from ${directMessages} m where m.search @@ ${tsq}
+          limit ${FEW_MATCHES}) d)::int as matches`);
+      const [{ matches }] = rowsOf<{ matches: number }>(probe) as [{ matches: number }];
+      if (Number(matches) >= FEW_MATCHES) await tx.execute(sql`select ${sql.raw(setPlanner('on'))}`);
+    }
+    return tx.execute(sql`
     select h.kind, h.id, h.seq, h.created_at, h.parent_id,
       to_char(h.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
       ${headline} as headline, ${tsq ? sql`true` : sql`false`} as highlighted,
@@ -216,6 +241,7 @@ export async function searchMessages(
     left join ${directConversations} dc on h.kind = 'direct' and dc.id = h.place_id
     left join ${users} o on o.id = case when dc.user_a = ${me} then dc.user_b else dc.user_a end
     order by h.created_at desc, h.id desc`);
+  });
   const rows = rowsOf<RawHit>(result);
   const more = rows.length > page.limit;
   const hits = rows.slice(0, page.limit).map(

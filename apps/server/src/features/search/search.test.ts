@@ -1,10 +1,12 @@
 import { DM_EVENTS, DM_NAMESPACE, type SendDirectMessageAck } from '@cohort/shared/chat';
 import type { SearchResults } from '@cohort/shared/search';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { baseUrl, newClientId, openSocket, request } from '../chat/chat.test-helpers.ts';
 import { client, createChannel, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
+import { FEW_MATCHES } from './search.service.ts';
 
 let t: TestApp;
 let api: ReturnType<typeof client>;
@@ -331,5 +333,49 @@ describe('bad input', () => {
     // % and _ are not wildcards in channel and people search either.
     expect((await search('%')).body.channels).toEqual([]);
     expect((await search('_')).body.people).toEqual([]);
+  });
+});
+
+describe('many matches and few (the two plans a query may take)', () => {
+  it('answers both newest first, and pages through many without repeating or skipping', async () => {
+    const blimps = await createChannel(t, ada, ws.name, { name: 'blimps' });
+    const count = FEW_MATCHES + 30;
+    const newest = t.ctx.now().getTime();
+    // Message n is n seconds old: "blimp number 1" is the newest.
+    await t.ctx.db.execute(sql`
+      insert into channel_messages (channel_id, seq, sender_id, content, client_id, created_at)
+      select ${blimps._id}::uuid, 1000000 - g, ${ada.id}::uuid, 'blimp number ' || g, gen_random_uuid(),
+        ${new Date(newest).toISOString()}::timestamptz - g * interval '1 second'
+      from generate_series(1, ${count}) g`);
+    const numbers = (body: SearchResults) =>
+      body.messages.map((m) =>
+        Number(
+          m.snippet
+            .map((part) => part.text)
+            .join('')
+            .split(' ')
+            .at(-1),
+        ),
+      );
+
+    // More than FEW_MATCHES: the newest-first walk.
+    const seen: number[] = [];
+    let cursor = '';
+    for (let page = 0; page < 3; page++) {
+      const { status, body } = await search('blimp', ada, `&limit=50${cursor}`);
+      expect(status).toBe(200);
+      seen.push(...numbers(body));
+      cursor = `&cursor=${encodeURIComponent(body.nextCursor ?? '')}`;
+    }
+    expect(seen).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+
+    // Fewer: 17, 170–179 and 1700–1799 end with the prefix "17"; read through the index, then sorted.
+    const { body } = await search('blimp number 17', ada, '&limit=50');
+    expect(numbers(body)).toEqual([
+      17,
+      ...Array.from({ length: 10 }, (_, i) => 170 + i),
+      ...Array.from({ length: 39 }, (_, i) => 1700 + i),
+    ]);
+    expect(body.nextCursor).not.toBeNull();
   });
 });
