@@ -213,6 +213,16 @@ test.describe('direct chat', () => {
     const adaLog = ada.page.getByRole('log', { name: `Messages with ${bob.email}` });
     await expect(adaLog.getByText('Sure, call me')).toBeVisible();
     await expect(adaLog.getByText('Sending…')).toHaveCount(0);
+    // Ada read Bob's reply as it arrived: the server has her mark, so the reload shows no "New messages".
+    await expect
+      .poll(async () => {
+        const listing = (await (await ada.page.request.get('/api/direct/unread')).json()) as {
+          email: string;
+          unread: number;
+        }[];
+        return listing.find((c) => c.email === bob.email)?.unread;
+      })
+      .toBe(0);
 
     await ada.page.reload();
     await expect(ada.page.getByText(`Chatting as: ${ada.email}`)).toBeVisible();

@@ -33,7 +33,13 @@ function isErrorBody(data: unknown): data is ApiErrorBody {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-async function request<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+async function request<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+  keepalive = false,
+): Promise<T> {
   const hasBody = method !== 'GET';
   let response: Response;
   try {
@@ -47,6 +53,7 @@ async function request<T>(method: Method, path: string, body?: unknown, signal?:
         : { accept: 'application/json' },
       body: hasBody ? JSON.stringify(body ?? {}) : undefined,
       signal,
+      keepalive,
     });
   } catch (cause) {
     throw new NetworkError(cause);
@@ -77,7 +84,9 @@ async function request<T>(method: Method, path: string, body?: unknown, signal?:
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, undefined, signal),
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
+  /** `keepalive` lets a small write outlive the page (a read mark sent as the tab closes or reloads). */
+  put: <T>(path: string, body?: unknown, opts?: { keepalive?: boolean }) =>
+    request<T>('PUT', path, body, undefined, opts?.keepalive),
   patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
 };

@@ -15,7 +15,26 @@ export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'ref
  * one Manager, so closing one never closes the other.
  */
 export function connectNamespace(namespace: string): Socket {
-  return io(namespace, { transports: ['websocket'], forceNew: true, withCredentials: true });
+  const socket = io(namespace, { transports: ['websocket'], forceNew: true, withCredentials: true });
+  dropWhenOffline(socket);
+  return socket;
+}
+
+/**
+ * The browser knows first when the network is gone, while an open websocket may only notice at the
+ * next missed ping (up to 45 s). Dropping the transport then makes the page say "Reconnecting…" and
+ * hold what is written at once; Socket.IO's own retries bring it back when the network returns.
+ */
+function dropWhenOffline(socket: Socket) {
+  if (typeof window === 'undefined') return;
+  const onOffline = () => {
+    if (!socket.active) return window.removeEventListener('offline', onOffline);
+    socket.io.engine?.close();
+  };
+  window.addEventListener('offline', onOffline);
+  socket.on('disconnect', (reason) => {
+    if (reason === 'io client disconnect') window.removeEventListener('offline', onOffline);
+  });
 }
 
 /** The state a socket is in right now, read from its public flags. */

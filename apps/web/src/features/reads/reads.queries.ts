@@ -41,7 +41,7 @@ export const directUnreadQuery = queryOptions({
 
 export async function markChannelRead(workspaceName: string, channelId: string, seq: number) {
   const path = `${workspaceApi(workspaceName)}/channels/${encodeURIComponent(channelId)}/read`;
-  return channelUnread.parse(await api.put<unknown>(path, { seq }));
+  return channelUnread.parse(await api.put<unknown>(path, { seq }, { keepalive: true }));
 }
 
 export async function setChannelMuted(workspaceName: string, channelId: string, muted: boolean) {
@@ -50,7 +50,8 @@ export async function setChannelMuted(workspaceName: string, channelId: string, 
 }
 
 export async function markDirectRead(email: string, seq: number) {
-  return directUnread.parse(await api.put<unknown>(`/api/direct/${encodeURIComponent(email)}/read`, { seq }));
+  const path = `/api/direct/${encodeURIComponent(email)}/read`;
+  return directUnread.parse(await api.put<unknown>(path, { seq }, { keepalive: true }));
 }
 
 /** Whichever is further along wins: an older answer arriving late never moves a mark back. */

@@ -52,15 +52,20 @@ export function useMarkRead(opts: {
     if (timer.current === null) timer.current = setTimeout(flush, MARK_READ_DELAY_MS);
   }, [enabled, visible, newestSeq, markedSeq, flush]);
 
-  useEffect(
-    () => () => {
-      if (timer.current !== null) {
-        clearTimeout(timer.current);
-        flush();
-      }
-    },
-    [flush],
-  );
+  // A pending move goes out at once when the view closes, or the page is left or reloaded (React
+  // does not unmount on unload; the request is sent with keepalive to outlive the page).
+  useEffect(() => {
+    const flushNow = () => {
+      if (timer.current === null) return;
+      clearTimeout(timer.current);
+      flush();
+    };
+    window.addEventListener('pagehide', flushNow);
+    return () => {
+      window.removeEventListener('pagehide', flushNow);
+      flushNow();
+    };
+  }, [flush]);
 }
 
 /**
