@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { io } from 'socket.io-client';
 import { PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
@@ -80,6 +82,65 @@ test('search finds a buried private message, opens it in context, and hides it f
   await search(bob.page, word);
   await expect(bob.page.getByText('No results')).toBeVisible();
   await expect(bob.page.getByRole('region', { name: 'Messages' })).toHaveCount(0);
+
+  await ada.context.close();
+  await bob.context.close();
+});
+
+test('a direct message hit opens the conversation at that message, under 60 newer ones', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const ada = await person(browser, 'Ada');
+  const bob = await person(browser, 'Bob');
+  // Direct messages need a shared workspace.
+  const ws = await ada.context.request.post('/api/workspaces', {
+    data: {
+      name: `DM search ${Math.random().toString(36).slice(2, 8)}`,
+      description: '',
+      members: [{ email: bob.email }],
+    },
+  });
+  expect(ws.status()).toBe(201);
+
+  const word = `wombat${Math.random().toString(36).slice(2, 8)}`;
+  const contents = [
+    `Between us: the code word is ${word}`,
+    ...Array.from({ length: 60 }, (_, i) => `dm filler ${i + 1}`),
+  ];
+  const cookies = await ada.context.cookies();
+  let targetId = '';
+  // One socket per 15 messages: each socket has its own send-rate allowance.
+  for (let start = 0; start < contents.length; start += 15) {
+    const dm = io(`${baseURL}/dm`, {
+      transports: ['websocket'],
+      reconnection: false,
+      extraHeaders: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '), origin: baseURL ?? '' },
+    });
+    for (const content of contents.slice(start, start + 15)) {
+      const ack = await dm
+        .timeout(5000)
+        .emitWithAck('sendMessage', { receiverEmail: bob.email, content, clientId: randomUUID() });
+      expect(ack.ok, JSON.stringify(ack)).toBe(true);
+      if (!targetId) targetId = ack.message._id;
+    }
+    dm.close();
+  }
+
+  await search(bob.page, word);
+  const hit = bob.page.getByRole('region', { name: 'Messages' }).getByRole('link').first();
+  await expect(hit.locator('mark')).toHaveText(word);
+  await hit.click();
+
+  await expect(bob.page).toHaveURL(new RegExp(`/chat\\?with=.*&message=${targetId}`));
+  const bubble = bob.page.locator(`[id="message-${targetId}"]`);
+  await expect(bubble).toBeInViewport();
+  await expect(bubble).toHaveAttribute('aria-current', 'true');
+  await expect(bubble).toContainText(word);
+  // The newer messages are backfilled after the page around the hit.
+  await expect(bob.page.getByText('dm filler 60', { exact: true })).toBeAttached();
+  await expect(bubble).not.toHaveAttribute('aria-current', 'true', { timeout: 10_000 });
 
   await ada.context.close();
   await bob.context.close();

@@ -306,6 +306,8 @@ export const directHistoryQuery = z.object({
   before: optionalSeq,
   after: optionalSeq,
   changedAfter: optionalSeq,
+  /** The page centred on this seq, as for channels (opening a search hit in context). */
+  around: optionalSeq,
   limit: z.coerce.number().int().min(1).max(HISTORY_MAX_LIMIT).default(DM_HISTORY_LIMIT),
 });
 export type DirectHistoryQuery = z.input<typeof directHistoryQuery>;

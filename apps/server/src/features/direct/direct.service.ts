@@ -1,6 +1,6 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
-import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { directConversations, directMessageReactions, directMessages, users } from '../../db/schema.ts';
@@ -138,6 +138,8 @@ export async function listDirectMessages(
     before?: number | undefined;
     after?: number | undefined;
     changedAfter?: number | undefined;
+    /** `limit` messages centred on this seq: half at or below it, half above. */
+    around?: number | undefined;
     limit: number;
   },
 ): Promise<StoredDirectMessage[]> {
@@ -157,12 +159,30 @@ export async function listDirectMessages(
     .from(directMessages)
     .where(and(...conditions))
     .$dynamic();
+  const inConversation = eq(directMessages.conversationId, conversation.id);
   const rows =
-    page.changedAfter !== undefined
-      ? await query.orderBy(asc(directMessages.rev)).limit(page.limit)
-      : page.after !== undefined
-        ? await query.orderBy(asc(directMessages.seq)).limit(page.limit)
-        : (await query.orderBy(desc(directMessages.seq)).limit(page.limit)).reverse();
+    page.around !== undefined
+      ? [
+          ...(
+            await ctx.db
+              .select()
+              .from(directMessages)
+              .where(and(inConversation, lte(directMessages.seq, page.around)))
+              .orderBy(desc(directMessages.seq))
+              .limit(Math.ceil(page.limit / 2))
+          ).reverse(),
+          ...(await ctx.db
+            .select()
+            .from(directMessages)
+            .where(and(inConversation, gt(directMessages.seq, page.around)))
+            .orderBy(asc(directMessages.seq))
+            .limit(Math.floor(page.limit / 2))),
+        ]
+      : page.changedAfter !== undefined
+        ? await query.orderBy(asc(directMessages.rev)).limit(page.limit)
+        : page.after !== undefined
+          ? await query.orderBy(asc(directMessages.seq)).limit(page.limit)
+          : (await query.orderBy(desc(directMessages.seq)).limit(page.limit)).reverse();
   const parties = new Map([
     [caller.id, caller],
     [other.id, other],

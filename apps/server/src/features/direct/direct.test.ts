@@ -171,6 +171,18 @@ describe('GET /api/messages/:email', () => {
     expect((await historyOf(bob, alice.email, bob, '&limit=201')).statusCode).toBe(400);
   });
 
+  it('answers the page around a seq (a search hit opened in context)', async () => {
+    const seqs = async (query: string) =>
+      ((await historyOf(bob, alice.email, bob, query)).json() as DirectMessage[]).map((m) => m.seq);
+    const last = (await seqs('')).at(-1) ?? 0;
+    expect(last).toBeGreaterThan(5);
+    expect(await seqs('&around=3&limit=4')).toEqual([2, 3, 4, 5]);
+    expect(await seqs('&around=1&limit=4')).toEqual([1, 2, 3]);
+    expect(await seqs(`&around=${last}&limit=4`)).toEqual([last - 1, last]);
+    expect((await historyOf(bob, alice.email, bob, '&around=-1')).statusCode).toBe(400);
+    expect((await historyOf(bob, alice.email, bob, '&around=x')).statusCode).toBe(400);
+  });
+
   it("is a 403 for anyone but the named reader, and shows a third person nothing of others' talk", async () => {
     expect((await historyOf(alice, bob.email, carol)).statusCode).toBe(403);
     expect((await historyOf(alice, bob.email, bob)).statusCode).toBe(403);

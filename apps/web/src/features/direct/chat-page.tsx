@@ -57,6 +57,18 @@ export default function ChatPage() {
   // RequireAuth guarantees a user; this keeps the page safe to render on its own.
   if (!me.data) return null;
   const active = pair && same(pair.myEmail, me.data.email) ? pair : null;
+  // A search hit adds the message to open at: `&message=<id>&seq=<seq>` (only for that conversation).
+  const targetSeq = Number(searchParams.get('seq'));
+  const targetId = searchParams.get('message');
+  const target =
+    active &&
+    wanted &&
+    same(wanted, active.recipientEmail) &&
+    targetId &&
+    Number.isSafeInteger(targetSeq) &&
+    targetSeq > 0
+      ? { id: targetId, seq: targetSeq }
+      : undefined;
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
@@ -86,6 +98,7 @@ export default function ChatPage() {
             key={active.recipientEmail.toLowerCase()}
             me={me.data}
             other={active.recipientEmail}
+            target={target}
           />
         </>
       ) : (
@@ -194,8 +207,25 @@ function Conversations({ onOpen }: { onOpen: (email: string) => void }) {
 type Item = ChatLogItem &
   ({ kind: 'stored'; message: DirectMessage } | { kind: 'pending'; entry: OutboxEntry });
 
-function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
-  const chat = useDirectChat(me, other);
+function DirectConversation({
+  me,
+  other,
+  target,
+}: {
+  me: PublicUser;
+  other: string;
+  target?: { id: string; seq: number } | undefined;
+}) {
+  const chat = useDirectChat(me, other, target?.seq);
+  // The message a search hit opened at: scrolled to and marked for a few seconds once it is shown.
+  const shownTarget = target && chat.state.messages.some((m) => m._id === target.id) ? target.id : undefined;
+  const [flash, setFlash] = useState<string | null>(null);
+  useEffect(() => {
+    if (!shownTarget) return;
+    setFlash(shownTarget);
+    const timer = setTimeout(() => setFlash(null), 4000);
+    return () => clearTimeout(timer);
+  }, [shownTarget]);
   const presence = usePersonPresence(other);
   const [editing, setEditing] = useState<string | null>(null);
   const myId = me._id;
@@ -288,6 +318,7 @@ function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
         hasOlder={state.hasOlder}
         loadingOlder={state.loadingOlder}
         onLoadOlder={chat.loadOlder}
+        anchorId={shownTarget ? `message-${shownTarget}` : undefined}
         renderItem={(item) => {
           if (item.kind === 'stored') {
             const { message } = item;
@@ -296,6 +327,7 @@ function DirectConversation({ me, other }: { me: PublicUser; other: string }) {
               <ChatBubble
                 key={item.key}
                 id={`message-${message._id}`}
+                highlighted={flash === message._id}
                 own={item.own}
                 content={message.content}
                 attachments={message.attachments}

@@ -43,6 +43,7 @@ function directSource(
     after: (after, limit) => history({ after, limit }),
     before: (before, limit) => history({ before, limit }),
     changes: (changedAfter, limit) => history({ changedAfter, limit }),
+    around: (around, limit) => history({ around, limit }),
     send: async (clientId, content, attachments) =>
       sendDirectMessageAck.parse(
         await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(DM_EVENTS.sendMessage, {
@@ -84,7 +85,12 @@ const EMPTY: ConversationState<DirectMessage> = {
  * outbox resent with the same clientId. The session puts the socket in the user's own room, so there
  * is nothing to join; `newMessage` events of other conversations are ignored here.
  */
-export function useDirectChat(me: { _id: string; email: string }, otherEmail: string): DirectChat {
+export function useDirectChat(
+  me: { _id: string; email: string },
+  otherEmail: string,
+  /** Open at this message's seq (a search hit) instead of at the newest page. */
+  anchorSeq?: number,
+): DirectChat {
   const [live, setLive] = useState<{ socket: Socket; store: ConversationStore<DirectMessage> } | null>(null);
 
   useEffect(() => {
@@ -94,6 +100,7 @@ export function useDirectChat(me: { _id: string; email: string }, otherEmail: st
       // The flood guard's and a database restart's refusals pass: the outbox waits and resends.
       transientReasons: TRANSIENT_SEND_REASONS,
       pageSize: DM_HISTORY_LIMIT,
+      ...(anchorSeq !== undefined ? { anchorSeq } : {}),
     });
     const isOurs = (m: DirectMessage) =>
       (same(m.sender, me.email) && same(m.receiver, otherEmail)) ||
@@ -116,7 +123,7 @@ export function useDirectChat(me: { _id: string; email: string }, otherEmail: st
       store.dispose();
       setLive(null);
     };
-  }, [me._id, me.email, otherEmail]);
+  }, [me._id, me.email, otherEmail, anchorSeq]);
 
   const store = live?.store;
   const subscribe = useCallback((notify: () => void) => store?.subscribe(notify) ?? (() => {}), [store]);

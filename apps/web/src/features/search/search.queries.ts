@@ -22,6 +22,5 @@ export function messageLink(hit: SearchResults['messages'][number]): string {
   if (hit.kind === 'channel') {
     return `/workspace/${encodeURIComponent(hit.workspace.name)}/channel/${encodeURIComponent(hit.channel._id)}?${at}`;
   }
-  // Direct conversations open at their newest messages (no around-loading there yet).
-  return `/chat?${new URLSearchParams({ with: hit.with.email })}`;
+  return `/chat?${new URLSearchParams({ with: hit.with.email, message: hit._id, seq: String(hit.seq) })}`;
 }
