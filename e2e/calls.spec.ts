@@ -168,7 +168,7 @@ test.describe('a channel meeting on /videocall', () => {
     browser,
   }) => {
     // Four people, three cameras encoding for two peers each: slow on a busy two-core machine.
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const [ada, bob, carol, dave] = await Promise.all([
       person(browser, 'Ada'),
       person(browser, 'Bob'),
