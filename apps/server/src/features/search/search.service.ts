@@ -63,6 +63,22 @@ export function textQuery(words: readonly string[]): SQL | null {
  */
 export const FEW_MATCHES = 2000;
 
+/**
+ * A word in at least DENSE_HITS of the newest RECENT_MESSAGES (1 %) is common: walking newest first
+ * finds a page within a few thousand rows, so it skips the GIN probe (whose bitmap would be large).
+ */
+const RECENT_MESSAGES = 5000;
+const DENSE_HITS = 50;
+
+/** Cheap first look: an index walk over the newest messages. */
+async function denseRecently(tx: Pick<AppContext['db'], 'execute'>, tsq: SQL): Promise<boolean> {
+  const result = await tx.execute(sql`select count(*)::int as hits from (
+    select 1 from (select m.search from ${channelMessages} m
+      order by m.created_at desc, m.id desc limit ${RECENT_MESSAGES}) r
+    where r.search @@ ${tsq} limit ${DENSE_HITS}) x`);
+  return Number(rowsOf<{ hits: number }>(result)[0]?.hits ?? 0) >= DENSE_HITS;
+}
+
 /** Transaction-local planner switches: with scans off, only bitmap (GIN) scans are left to read rows. */
 const setPlanner = (value: 'on' | 'off') =>
   ['enable_seqscan', 'enable_indexscan', 'enable_indexonlyscan']
@@ -215,8 +231,9 @@ export async function searchMessages(
 
   const result = await ctx.db.transaction(async (tx) => {
     // Few matches: read them all through the GIN index and sort them. Many: walk newest-first and
-    // stop at the page. The planner cannot tell which from a prefix query, so a bounded probe decides.
-    if (tsq) {
+    // stop at the page. The planner cannot tell which from a prefix query, so two bounded probes
+    // decide: common among the newest messages, else fewer than FEW_MATCHES through the index.
+    if (tsq && !(await denseRecently(tx, tsq))) {
       await tx.execute(sql`select ${sql.raw(setPlanner('off'))}`);
       const probe = await tx.execute(sql`select
         (select count(*) from (select 1 from ${channelMessages} m where m.search @@ ${tsq}

@@ -369,13 +369,11 @@ describe('many matches and few (the two plans a query may take)', () => {
     }
     expect(seen).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
 
-    // Fewer: 17, 170–179 and 1700–1799 end with the prefix "17"; read through the index, then sorted.
-    const { body } = await search('blimp number 17', ada, '&limit=50');
-    expect(numbers(body)).toEqual([
-      17,
-      ...Array.from({ length: 10 }, (_, i) => 170 + i),
-      ...Array.from({ length: 39 }, (_, i) => 1700 + i),
-    ]);
-    expect(body.nextCursor).not.toBeNull();
+    // Few: 170 and 1700–1709 end with the prefix "170"; read through the GIN index, then sorted.
+    const few = await search('blimp number 170', ada, '&limit=5');
+    expect(numbers(few.body)).toEqual([170, 1700, 1701, 1702, 1703]);
+    const rest = await search('blimp number 170', ada, `&limit=50&cursor=${few.body.nextCursor}`);
+    expect(numbers(rest.body)).toEqual([1704, 1705, 1706, 1707, 1708, 1709]);
+    expect(rest.body.nextCursor).toBeNull();
   });
 });
