@@ -210,6 +210,8 @@ export const channelMessages = pgTable(
     // Search lists newest first: for a common word, walking this backwards finds a page sooner than
     // fetching every match from the GIN index and sorting them.
     index('channel_messages_created_idx').on(t.createdAt, t.id),
+    // `from:` searches walk one sender's messages newest first.
+    index('channel_messages_sender_created_idx').on(t.senderId, t.createdAt, t.id),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "channel_messages_sender_created_idx" ON "channel_messages" USING btree ("sender_id","created_at","id");
