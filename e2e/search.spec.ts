@@ -98,11 +98,11 @@ test('a direct message hit opens the conversation at that message, under 60 newe
   const ws = await ada.context.request.post('/api/workspaces', {
     data: {
       name: `DM search ${Math.random().toString(36).slice(2, 8)}`,
-      description: '',
-      members: [{ email: bob.email }],
+      description: 'Direct message search',
+      members: [{ email: bob.email, role: 'editor' }],
     },
   });
-  expect(ws.status()).toBe(201);
+  expect(ws.status(), await ws.text()).toBe(201);
 
   const word = `wombat${Math.random().toString(36).slice(2, 8)}`;
   const contents = [
