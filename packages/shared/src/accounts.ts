@@ -72,5 +72,6 @@ export const ACCOUNT_MESSAGES = {
   tooManyAttempts: 'Too many login attempts. Please wait 15 minutes and try again.',
   passwordsDiffer: 'Passwords do not match',
   wrongCurrentPassword: 'Current password is incorrect',
+  googleOnlyAccount: 'This account signs in with Google and has no password to change',
   passwordChanged: 'Password changed. Your other sessions were signed out.',
 } as const;

@@ -72,6 +72,10 @@ export async function changePassword(
     .select({ passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, user.id));
+  // An account made with Google has no password: say so rather than "incorrect" (no guess counted).
+  if (row && row.passwordHash === null) {
+    throw badRequest(ACCOUNT_MESSAGES.googleOnlyAccount, 'currentPassword');
+  }
   if (!(await verifyPassword(row?.passwordHash ?? null, input.currentPassword))) {
     await recordLoginFailure(ctx, input.ip, user.email);
     throw badRequest(ACCOUNT_MESSAGES.wrongCurrentPassword, 'currentPassword');

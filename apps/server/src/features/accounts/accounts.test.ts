@@ -241,6 +241,20 @@ describe('POST /api/users/password', () => {
     expect((await me(other)).statusCode).toBe(200);
   });
 
+  it('tells an account made with Google that it has no password to change, changing nothing', async () => {
+    const user = await createUser(t.app);
+    await t.ctx.db.update(users).set({ passwordHash: null }).where(eq(users.id, user.id));
+    const res = await change(user.auth, { currentPassword: 'anything at all', newPassword: 'whatever12345' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      message: 'This account signs in with Google and has no password to change',
+      field: 'currentPassword',
+    });
+    const [after] = await t.ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(after?.passwordHash).toBeNull();
+    expect((await me(user.token)).statusCode).toBe(200);
+  });
+
   it.each([
     ['a short new password', { currentPassword: 'x', newPassword: 'short' }, 'newPassword'],
     ['no current password', { newPassword: 'long enough pass' }, 'currentPassword'],

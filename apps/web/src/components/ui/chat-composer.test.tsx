@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatComposer } from './chat-composer.tsx';
@@ -52,6 +52,20 @@ describe('ChatComposer', () => {
     await user.keyboard('{Control>}b{/Control}');
     expect(box.value).toBe('**one** *two* __three__ four');
     expect(onInput).toHaveBeenLastCalledWith('**one** *two* __three__ four');
+  });
+
+  it('selects the formatted text at once, and keeps a selection made right after', async () => {
+    const { box, user } = setup();
+    await user.type(box, 'one two');
+    selectText(box, 'one');
+    // A synchronous click: nothing gets a frame in between, as when the browser is busy.
+    fireEvent.click(screen.getByRole('button', { name: 'Bold' }));
+    expect(box.value).toBe('**one** two');
+    expect([box.selectionStart, box.selectionEnd]).toEqual([2, 5]);
+    // A quick user (or a test) selects the next word before the next frame: it must stay selected.
+    selectText(box, 'two');
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect([box.selectionStart, box.selectionEnd]).toEqual([8, 11]);
   });
 
   it('inserts inline code for a selection in a line, a fenced block for several lines', async () => {

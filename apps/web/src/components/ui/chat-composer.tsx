@@ -23,6 +23,7 @@ import {
   useEffect,
   useId,
   useImperativeHandle,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
@@ -151,16 +152,30 @@ export function ChatComposer({
     onInput?.(value);
   };
 
+  // The selection an edit asks for is put in place in the same commit as its text, so a selection
+  // the user makes right after (a click, a shortcut) is never overwritten a frame later.
+  const pendingSelection = useRef<TextEdit | null>(null);
+  useLayoutEffect(() => {
+    const node = input.current;
+    const wanted = pendingSelection.current;
+    if (!node || !wanted || node.value !== wanted.value) return;
+    pendingSelection.current = null;
+    node.focus();
+    node.setSelectionRange(wanted.selectionStart, wanted.selectionEnd);
+  });
+
   /** Applies an edit to the text and puts the selection where the edit says, keeping the focus. */
   const apply = (edit: (value: string, start: number, end: number) => TextEdit) => {
     const node = input.current;
     if (!node) return;
     const result = edit(node.value, node.selectionStart, node.selectionEnd);
-    setText(result.value);
-    requestAnimationFrame(() => {
+    if (result.value === node.value) {
       node.focus();
       node.setSelectionRange(result.selectionStart, result.selectionEnd);
-    });
+      return;
+    }
+    pendingSelection.current = result;
+    setText(result.value);
   };
   const pickMention = (option: MentionOption) => {
     if (!mention) return;
