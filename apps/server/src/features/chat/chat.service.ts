@@ -1,7 +1,8 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
-import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { anyUuid } from '../../db/any-uuid.ts';
 import type { Db } from '../../db/client.ts';
 import {
   channelMembers,
@@ -247,7 +248,7 @@ export async function withReactions(ctx: AppContext, rows: MessageRow[]): Promis
           })
           .from(channelMessageReactions)
           .innerJoin(users, eq(users.id, channelMessageReactions.userId))
-          .where(inArray(channelMessageReactions.messageId, ids))
+          .where(anyUuid(channelMessageReactions.messageId, ids))
           .orderBy(asc(channelMessageReactions.createdAt)),
     attachmentsOf(ctx, 'channel', ids),
   ]);

@@ -2,6 +2,7 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { anyUuid } from '../../db/any-uuid.ts';
 import type { Db } from '../../db/client.ts';
 import { directConversations, directMessageReactions, directMessages, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
@@ -209,7 +210,7 @@ async function attachReactions(ctx: AppContext, rows: DirectRow[]) {
       })
       .from(directMessageReactions)
       .innerJoin(users, eq(users.id, directMessageReactions.userId))
-      .where(inArray(directMessageReactions.messageId, ids))
+      .where(anyUuid(directMessageReactions.messageId, ids))
       .orderBy(asc(directMessageReactions.createdAt));
     for (const r of reactions) {
       const list = byMessage.get(r.messageId) ?? [];

@@ -1,6 +1,7 @@
 import { FILE_MESSAGES, type StoredFile } from '@cohort/shared/files';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { anyUuid } from '../../db/any-uuid.ts';
 import type { Db } from '../../db/client.ts';
 import { files } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -66,7 +67,7 @@ export async function attachmentsOf(
   const rows = await ctx.db
     .select()
     .from(files)
-    .where(inArray(column, [...messageIds]))
+    .where(anyUuid(column, messageIds))
     .orderBy(asc(files.createdAt), asc(files.id));
   for (const row of rows) {
     const messageId = (kind === 'channel' ? row.channelMessageId : row.directMessageId) as string;

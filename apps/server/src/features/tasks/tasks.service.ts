@@ -11,6 +11,7 @@ import {
 import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lte, max, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { anyUuid } from '../../db/any-uuid.ts';
 import type { Db } from '../../db/client.ts';
 import {
   taskActivity,
@@ -84,35 +85,35 @@ export async function taskViews(
       .select({ task: tasks, ownerEmail: users.email })
       .from(tasks)
       .innerJoin(users, eq(users.id, tasks.ownerId))
-      .where(inArray(tasks.id, taskIds)),
+      .where(anyUuid(tasks.id, taskIds)),
     db
       .select()
       .from(taskLabels)
-      .where(inArray(taskLabels.taskId, taskIds))
+      .where(anyUuid(taskLabels.taskId, taskIds))
       .orderBy(asc(taskLabels.createdAt), asc(taskLabels.label)),
     db
       .select()
       .from(taskChecklistItems)
-      .where(inArray(taskChecklistItems.taskId, taskIds))
+      .where(anyUuid(taskChecklistItems.taskId, taskIds))
       .orderBy(asc(taskChecklistItems.position), asc(taskChecklistItems.id)),
     db
       .select({ taskId: taskAssignees.taskId, ...person })
       .from(taskAssignees)
       .innerJoin(users, eq(users.id, taskAssignees.userId))
-      .where(inArray(taskAssignees.taskId, taskIds))
+      .where(anyUuid(taskAssignees.taskId, taskIds))
       .orderBy(asc(taskAssignees.createdAt), asc(users.email)),
     db
       .select({ comment: taskComments, user: person })
       .from(taskComments)
       .innerJoin(users, eq(users.id, taskComments.userId))
-      .where(inArray(taskComments.taskId, taskIds))
+      .where(anyUuid(taskComments.taskId, taskIds))
       .orderBy(asc(taskComments.createdAt), asc(taskComments.id)),
     opts.activity
       ? db
           .select({ entry: taskActivity, user: person })
           .from(taskActivity)
           .leftJoin(users, eq(users.id, taskActivity.userId))
-          .where(inArray(taskActivity.taskId, taskIds))
+          .where(anyUuid(taskActivity.taskId, taskIds))
           .orderBy(asc(taskActivity.createdAt), asc(taskActivity.id))
       : Promise.resolve([]),
   ]);
