@@ -190,8 +190,13 @@ function ChannelSidebar({
   onCreate: () => void;
 }) {
   const channels = workspace.chat.channels;
+  // On a phone the sidebar sits above the chat: a fixed, scrolling height keeps the chat in view
+  // (a workspace may list a hundred people) and keeps it from moving as the People list loads.
   return (
-    <nav aria-labelledby="channels-heading" className="flex flex-col bg-slate-50/70 p-3">
+    <nav
+      aria-labelledby="channels-heading"
+      className="flex h-56 flex-col overflow-y-auto bg-slate-50/70 p-3 md:h-auto md:overflow-visible"
+    >
       <h2
         id="channels-heading"
         className="px-2 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase"
