@@ -158,8 +158,8 @@ export function ChatComposer({
   useLayoutEffect(() => {
     const node = input.current;
     const wanted = pendingSelection.current;
-    if (!node || !wanted || node.value !== wanted.value) return;
     pendingSelection.current = null;
+    if (!node || !wanted || node.value !== wanted.value) return;
     node.focus();
     node.setSelectionRange(wanted.selectionStart, wanted.selectionEnd);
   });
