@@ -27,7 +27,7 @@ const found: SearchResults = {
       sender: { _id: 'u2', email: 'bob@example.com', name: 'Bob Builder' },
       snippet: [
         { text: 'Deploying', match: true },
-        { text: ' <b>tonight</b>', match: false },
+        { text: ' <b>tonight</b> with **care**, @[Ada Lovelace](ada@example.com)', match: false },
       ],
       parentId: null,
       channel: { _id: 'c1', name: 'general', private: false },
@@ -74,6 +74,9 @@ describe('SearchPage', () => {
     // The snippet is text: markup in a message is shown, never interpreted.
     expect(link.textContent).toContain('<b>tonight</b>');
     expect(link.querySelector('b')).toBeNull();
+    // …and reads as the message does once rendered: no Markdown markers, mentions by name.
+    expect(link.textContent).toContain('with care, @Ada Lovelace');
+    expect(link.textContent).not.toContain('**');
     const tasks = screen.getByRole('region', { name: 'Tasks' });
     expect(within(tasks).getByRole('link').getAttribute('href')).toBe('/tasks/t1');
     expect(screen.getByText('in: #general')).toBeTruthy();

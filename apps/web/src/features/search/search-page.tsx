@@ -2,6 +2,7 @@ import { parseSearchQuery, type SearchResults, type TextSegment } from '@cohort/
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Hash, Lock, MessageCircle } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
+import { readableSegments } from '../../components/markdown/readable.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { messageLink, searchQuery } from './search.queries.ts';
@@ -104,7 +105,7 @@ export default function SearchPage() {
                   <time dateTime={m.timestamp}>{when(m.timestamp)}</time>
                 </span>
                 <span className="mt-0.5 block text-sm break-words whitespace-pre-wrap text-slate-900">
-                  <Highlighted segments={m.snippet} />
+                  <Highlighted segments={readableSegments(m.snippet)} />
                 </span>
               </Link>
             </li>
