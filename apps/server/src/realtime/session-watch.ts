@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Server, Socket } from 'socket.io';
 import type { AppContext } from '../context.ts';
+import { uuidArray } from '../db/any-uuid.ts';
 import { sessions } from '../db/schema.ts';
 import { sessionEvents } from '../http/session.ts';
 import type { RealtimeOptions } from './options.ts';
@@ -39,7 +40,7 @@ export function watchSessions(ctx: AppContext, io: Server, options: RealtimeOpti
       // parameter: at thousands of sockets, building and returning every live id every 2 s showed
       // up in the server's profile (bench/load.ts).
       const result = await ctx.db.execute(sql`
-        select b.id from unnest(${`{${batch.join(',')}}`}::uuid[]) as b(id)
+        select b.id from unnest(${uuidArray(batch)}) as b(id)
         where not exists (
           select 1 from ${sessions} s
           where s.id = b.id and s.revoked_at is null and s.expires_at > ${now.toISOString()}::timestamptz

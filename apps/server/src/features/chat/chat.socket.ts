@@ -12,6 +12,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
+import { uuidArray } from '../../db/any-uuid.ts';
 import { channelMembers, channels, workspaceMembers } from '../../db/schema.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
@@ -277,10 +278,9 @@ async function pruneRooms(ctx: AppContext, nsp: Namespace, typing: TypingTracker
   // longer read come back (almost always none). Returning every readable pair of every workspace
   // member, as this did before, grew with members × channels and showed up in bench/load.ts.
   const pairs = [...new Set(joined.map((j) => `${j.channelId}|${j.userId}`))].map((p) => p.split('|'));
-  const arrayOf = (xs: string[]) => `{${xs.join(',')}}`;
   const result = await ctx.db.execute(sql`
     select j.channel_id, j.user_id
-    from unnest(${arrayOf(pairs.map((p) => p[0] ?? ''))}::uuid[], ${arrayOf(pairs.map((p) => p[1] ?? ''))}::uuid[])
+    from unnest(${uuidArray(pairs.map((p) => p[0] ?? ''))}, ${uuidArray(pairs.map((p) => p[1] ?? ''))})
       as j(channel_id, user_id)
     where not exists (
       select 1 from ${channels} c
