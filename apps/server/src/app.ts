@@ -6,7 +6,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -57,6 +57,9 @@ import {
   createSocketServer,
   dropConnections,
 } from './realtime/socket-server.ts';
+
+/** The context of each built app, for test factories that seed state the way an operator would. */
+export const appContexts = new WeakMap<FastifyInstance, AppContext>();
 
 export interface BuildAppOptions {
   config: Config;
@@ -230,6 +233,7 @@ export async function buildApp(opts: BuildAppOptions) {
     await closeAdapter();
   });
 
+  appContexts.set(app, ctx);
   return { app, io, ctx, realtime, projectSync, routes };
 }
 

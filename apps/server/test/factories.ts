@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { appContexts } from '../src/app.ts';
+import { users } from '../src/db/schema.ts';
 
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -11,10 +14,19 @@ export interface TestUser {
   auth: { authorization: string };
 }
 
-/** Signs up and logs in through the public API, as a person would. */
+/**
+ * Signs up and logs in through the public API, as a person would. The address counts as verified
+ * unless `verified: false` (the verification flow itself is tested in the accounts suite).
+ */
 export async function createUser(
   app: FastifyInstance,
-  overrides: { email?: string; password?: string; firstName?: string; lastName?: string } = {},
+  overrides: {
+    email?: string;
+    password?: string;
+    firstName?: string;
+    lastName?: string;
+    verified?: boolean;
+  } = {},
 ): Promise<TestUser> {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'correct horse battery';
@@ -29,6 +41,14 @@ export async function createUser(
     },
   });
   if (signup.statusCode !== 201) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`);
+  if (overrides.verified !== false) {
+    const ctx = appContexts.get(app);
+    if (!ctx) throw new Error('createUser: not an app built by buildApp');
+    await ctx.db
+      .update(users)
+      .set({ emailVerifiedAt: ctx.now() })
+      .where(eq(users.email, email.toLowerCase()));
+  }
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
   const token = login.json().token as string;

@@ -30,7 +30,101 @@ export const users = pgTable('users', {
   role: text('role'),
   phone: text('phone'),
   createdAt: createdAt(),
+  /** Set when the owner proved the address (a link sent to it, or Google's `email_verified`). */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  /** The RFC 6238 secret of the user's authenticator app; 2FA is on only once `totpEnabledAt` is set. */
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
 });
+
+/**
+ * Single-use links mailed to a user: verify the address, reset the password, or confirm a new
+ * address (`new_email`). Only a SHA-256 of the token is stored.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['verify_email', 'reset_password', 'change_email'] }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    newEmail: text('new_email'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('account_tokens_user_idx').on(t.userId, t.kind),
+    check('account_tokens_kind_check', sql`${t.kind} in ('verify_email', 'reset_password', 'change_email')`),
+  ],
+);
+
+/** Hashed one-time recovery codes for two-factor sign-in (shown once, each usable once). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * The step between a correct password and a session when 2FA is on: the browser holds the token
+ * (only its hash is here) and redeems it with a code. Attempts are counted per challenge.
+ */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    remember: boolean('remember').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('login_challenges_user_idx').on(t.userId)],
+);
+
+/**
+ * Outgoing e-mail, written in the same transaction as the change that causes it and drained by the
+ * mailer (retries with backoff). The body is cleared once sent, so links do not linger here.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    check('mail_outbox_status_check', sql`${t.status} in ('pending', 'sent', 'failed')`),
+  ],
+);
 
 /** Only a SHA-256 of the session token is stored: a database leak does not leak sessions. */
 export const sessions = pgTable(
@@ -46,6 +140,9 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Shown in Profile → Security so the owner can tell sessions apart. */
+    userAgent: text('user_agent'),
+    ip: text('ip'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -97,6 +194,8 @@ export const workspaces = pgTable(
     description: text('description').notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    /** Admins may require two-factor sign-in: members without it must set it up to open the workspace. */
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   },
   // Names are the URL key, unique without regard to case.
   (t) => [uniqueIndex('workspaces_name_key').on(sql`lower(${t.name})`)],
@@ -120,10 +219,14 @@ export const workspaceMembers = pgTable(
   ],
 );
 
-/** A member e-mail with no account yet; it becomes a membership when that e-mail signs up. */
+/**
+ * An invitation to a workspace (for an existing account or not). It becomes a membership only when the
+ * invitee, signed in with a verified address equal to `email`, accepts it before `expires_at`.
+ */
 export const workspaceInvitations = pgTable(
   'workspace_invitations',
   {
+    id: uuid('id').notNull().unique().defaultRandom(),
     workspaceId: uuid('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
@@ -131,6 +234,9 @@ export const workspaceInvitations = pgTable(
     role: text('role', { enum: ['viewer', 'editor', 'admin'] }).notNull(),
     invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true })
+      .notNull()
+      .default(sql`now() + interval '7 days'`),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.email] }),
@@ -332,19 +438,24 @@ export const messageNotifications = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['mention', 'direct', 'thread'] }).notNull(),
+    kind: text('kind', { enum: ['mention', 'direct', 'thread', 'invitation'] }).notNull(),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'cascade' }),
     channelMessageId: uuid('channel_message_id').references(() => channelMessages.id, {
       onDelete: 'cascade',
     }),
     directMessageId: uuid('direct_message_id').references(() => directMessages.id, { onDelete: 'cascade' }),
+    /** For `invitation`: the pending invitation (the notification goes when it is accepted, declined or revoked). */
+    invitationId: uuid('invitation_id').references(() => workspaceInvitations.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
     index('message_notifications_user_idx').on(t.userId, t.createdAt),
-    check('message_notifications_kind_check', sql`${t.kind} in ('mention', 'direct', 'thread')`),
+    check(
+      'message_notifications_kind_check',
+      sql`${t.kind} in ('mention', 'direct', 'thread', 'invitation')`,
+    ),
   ],
 );
 

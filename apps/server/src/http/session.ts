@@ -19,6 +19,10 @@ export interface SessionUser {
   firstName: string;
   lastName: string;
   sessionId: string;
+  /** The address was proved (a mailed link or Google): only then may it accept invitations. */
+  emailVerified: boolean;
+  /** Two-factor sign-in (TOTP) is on for the account. */
+  twoFactorEnabled: boolean;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -52,6 +56,8 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
       email: users.email,
       firstName: users.firstName,
       lastName: users.lastName,
+      emailVerifiedAt: users.emailVerifiedAt,
+      totpEnabledAt: users.totpEnabledAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -72,6 +78,8 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
     firstName: row.firstName,
     lastName: row.lastName,
     sessionId: row.sessionId,
+    emailVerified: row.emailVerifiedAt !== null,
+    twoFactorEnabled: row.totpEnabledAt !== null,
   };
 }
 

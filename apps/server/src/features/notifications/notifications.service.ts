@@ -30,7 +30,7 @@ export interface Person {
 /** A message notification with what presenting it needs (excerpt, link). */
 export interface MessageNotificationView {
   id: string;
-  kind: 'mention' | 'direct' | 'thread';
+  kind: 'mention' | 'direct' | 'thread' | 'invitation';
   createdAt: Date;
   readAt: Date | null;
   actor: Person | null;

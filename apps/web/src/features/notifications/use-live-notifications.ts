@@ -22,6 +22,7 @@ export const KIND_TITLES: Record<Notification['kind'], string> = {
   mention: 'mentioned you',
   direct: 'sent you a message',
   thread: 'replied in a thread',
+  invitation: 'invited you to a workspace',
   assigned: 'assigned you a task',
   comment: 'commented on a task',
   due: 'Task due soon',
