@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { repoRoot, report } from './lib.ts';
+import { acceptInvitation, repoRoot, report, verifyFromOutbox } from './lib.ts';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const PASSWORD = 'correct horse battery staple';
@@ -51,19 +51,24 @@ const browser = await chromium.launch({
   ],
 });
 
-async function signedIn(name: string): Promise<{ email: string; context: BrowserContext; page: Page }> {
+async function signedIn(
+  name: string,
+): Promise<{ email: string; token: string; context: BrowserContext; page: Page }> {
   const email = `${name}-${Date.now()}@example.com`;
   const context = await browser.newContext({ baseURL: base });
   const signup = await context.request.post('/api/signup', {
     data: { firstName: name, lastName: 'Bench', email, password: PASSWORD },
   });
   if (signup.status() !== 201) throw new Error(`signup: ${signup.status()}`);
-  await context.request.post('/api/login', { data: { email, password: PASSWORD } });
+  // Verified, so that the callee can accept the workspace's invitation.
+  await verifyFromOutbox(base, dataDir, email);
+  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
+  const { token } = (await login.json()) as { token: string };
   const page = await context.newPage();
   page.on('crash', () => console.error(`${name}'s page crashed`));
   await page.goto('/video');
   await page.locator('[data-testid="video-call"][data-signalling="connected"]').waitFor();
-  return { email, context, page };
+  return { email, token, context, page };
 }
 
 try {
@@ -84,6 +89,8 @@ try {
     },
   });
   if (workspace.status() !== 201) throw new Error(`workspace: ${workspace.status()}`);
+  // Calls ring only between people who share a workspace: the callee accepts the invitation.
+  await acceptInvitation(base, callee.token, ((await workspace.json()) as { _id: string })._id);
 
   // The callee answers the moment the call rings.
   await callee.page.evaluate(() => {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
-import { repoRoot, report } from './lib.ts';
+import { acceptInvitation, repoRoot, report, verifyFromOutbox } from './lib.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1000);
 const CHANNELS = Number(process.env.CHANNELS ?? 100);
@@ -180,6 +180,8 @@ async function benchCohort() {
           email,
           password,
         });
+        // Verified, so that they can accept the workspace's invitation below.
+        await verifyFromOutbox(url, dataDir, email);
         const { token } = await call<{ token: string }>(url, 'POST', '/api/login', undefined, {
           email,
           password,
@@ -190,7 +192,7 @@ async function benchCohort() {
     const [owner, ...others] = users;
     if (!owner) throw new Error('no users');
     const workspaceName = `bench-${run}`;
-    await call(url, 'POST', '/api/workspaces', owner.token, {
+    const { _id: workspaceId } = await call<{ _id: string }>(url, 'POST', '/api/workspaces', owner.token, {
       name: workspaceName,
       description: 'chat latency benchmark',
       members: others.slice(0, 199).map((u) => ({ email: u.email, role: 'viewer' })),
@@ -201,6 +203,8 @@ async function benchCohort() {
         role: 'viewer',
       });
     }
+    // Adding invites: everyone accepts.
+    await pool(others, 4, (u) => acceptInvitation(url, u.token, workspaceId));
     const channelIds = await pool(
       Array.from({ length: CHANNELS }, (_, i) => i),
       4,

@@ -13,7 +13,7 @@ const PULLS = 1_000;
 const ISSUES = 1_000;
 
 const fake = await startFakeGithub();
-const t = await createTestApp({ env: { GITHUB_API_URL: fake.url } });
+const t = await createTestApp({ env: { GITHUB_API_URL: fake.url, GITHUB_WEB_URL: 'https://github.com' } });
 const user = await createUser(t.app);
 const ws = await t.app.inject({
   method: 'POST',

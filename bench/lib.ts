@@ -23,3 +23,63 @@ export function report(name: string, rows: Record<string, string | number>[]) {
     JSON.stringify({ name, at: new Date().toISOString(), node: process.version, machine, rows }, null, 2),
   );
 }
+
+// -- Accounts that may join workspaces --------------------------------------------------------------
+
+const parsedMail = new Map<string, { to: string[]; text: string }>();
+
+/**
+ * Verifies `email` with the link of its verification mail, read where a server without SMTP_URL
+ * writes its mail (DATA_DIR/outbox/*.eml): only a verified address can accept an invitation.
+ */
+export async function verifyFromOutbox(baseUrl: string, dataDir: string, email: string, timeoutMs = 60_000) {
+  const { simpleParser } = await import('mailparser');
+  const { readdir, readFile } = await import('node:fs/promises');
+  const outbox = join(dataDir, 'outbox');
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    for (const name of (await readdir(outbox).catch(() => [] as string[])).filter((n) =>
+      n.endsWith('.eml'),
+    )) {
+      const file = join(outbox, name);
+      let mail = parsedMail.get(file);
+      if (!mail) {
+        const parsed = await simpleParser(await readFile(file));
+        const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
+          a.value.map((v) => (v.address ?? '').toLowerCase()),
+        );
+        mail = { to, text: parsed.text ?? '' };
+        parsedMail.set(file, mail);
+      }
+      if (!mail.to.includes(email.toLowerCase())) continue;
+      const link = mail.text.match(/https?:\/\/[^\s<>"']+\/verify-email\?[^\s<>"']+/)?.[0];
+      const token = link ? new URL(link).searchParams.get('token') : null;
+      if (!token) continue;
+      const res = await fetch(`${baseUrl}/api/account/verify-email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      if (!res.ok) throw new Error(`verifying ${email}: ${res.status} ${await res.text()}`);
+      return;
+    }
+    if (Date.now() > until) throw new Error(`no verification mail to ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The signed-in user (`token`) accepts their invitation to the workspace (its id): how anyone joins. */
+export async function acceptInvitation(baseUrl: string, token: string, workspaceId: string) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const listed = await fetch(`${baseUrl}/api/invitations`, { headers });
+  if (!listed.ok) throw new Error(`invitations: ${listed.status} ${await listed.text()}`);
+  const mine = (await listed.json()) as Array<{ _id: string; workspace: { _id: string } }>;
+  const invitation = mine.find((i) => i.workspace._id === workspaceId);
+  if (!invitation) throw new Error(`no invitation to ${workspaceId}`);
+  const accepted = await fetch(`${baseUrl}/api/invitations/${invitation._id}/accept`, {
+    method: 'POST',
+    headers,
+    body: '{}',
+  });
+  if (!accepted.ok) throw new Error(`accepting: ${accepted.status} ${await accepted.text()}`);
+}

@@ -180,6 +180,7 @@ async function benchEngine(engine: string, vocab: string[]) {
       log: console as unknown as AppContext['log'],
       onUserCreated: [],
       onMessageCreated: [],
+      mail: { wake: () => {} },
     } satisfies AppContext;
     const caller = { id: '00000000-0000-4000-8000-000000000001' };
     const rows: Record<string, string | number>[] = [];

@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /** People, teams and the /video screen for the calls journeys (calls.spec.ts, calls-turn.spec.ts). */
 
@@ -10,20 +10,29 @@ export interface Person {
   page: Page;
 }
 
-/** Signs up with a distinct name and signs the browser context in through the API (its cookie jar). */
-export async function person(browser: Browser, firstName: string, baseURL?: string): Promise<Person> {
+/**
+ * Signs up (verified through the mailed link) with a distinct name and signs the browser context in
+ * through the API (its cookie jar). `baseURL`/`dataDir`: a server the journey started itself.
+ */
+export async function person(
+  browser: Browser,
+  firstName: string,
+  baseURL?: string,
+  dataDir?: string,
+): Promise<Person> {
   const email = uniqueEmail();
   const context = await browser.newContext(baseURL ? { baseURL } : {});
-  const signup = await context.request.post('/api/signup', {
-    data: { firstName, lastName: 'Tester', email, password: PASSWORD },
+  await createAccount(context.request, email, PASSWORD, {
+    firstName,
+    lastName: 'Tester',
+    ...(dataDir ? { dataDir } : {}),
   });
-  expect(signup.status()).toBe(201);
   const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(login.status()).toBe(200);
   return { email, name: `${firstName} Tester`, context, page: await context.newPage() };
 }
 
-/** A workspace of `admin` with the others as editors, and one public channel in it. */
+/** A workspace of `admin` with the others as editors (invited, and accepting), and one public channel in it. */
 export async function team(admin: Person, others: Person[]) {
   const name = `Calls ${Math.random().toString(36).slice(2, 8)}`;
   const created = await admin.context.request.post('/api/workspaces', {
@@ -34,6 +43,8 @@ export async function team(admin: Person, others: Person[]) {
     },
   });
   expect(created.status()).toBe(201);
+  // Adding invites: each of the others accepts (signed in on their own context).
+  for (const other of others) await acceptInvitations(other.context.request, { workspace: name });
   const channel = await admin.context.request.post(`/api/workspaces/${encodeURIComponent(name)}/channels`, {
     data: { name: 'general', description: 'Everyone', members: [] },
   });

@@ -149,7 +149,11 @@ test.describe('TURN relay', () => {
   test('a call connects with frames through the relay, with the credentials the server issued', async ({
     browser,
   }) => {
-    const [ada, bob] = await Promise.all([person(browser, 'Ada', baseURL), person(browser, 'Bob', baseURL)]);
+    const dataDir = join(dir, 'data');
+    const [ada, bob] = await Promise.all([
+      person(browser, 'Ada', baseURL, dataDir),
+      person(browser, 'Bob', baseURL, dataDir),
+    ]);
     people.push(ada, bob);
     await team(ada, [bob]);
 

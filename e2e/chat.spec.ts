@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * Channel and direct chat between two real users in two browser contexts against the real server:
@@ -18,10 +18,7 @@ interface Person {
 async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
   const email = uniqueEmail();
   const context = await browser.newContext();
-  const signup = await context.request.post('/api/signup', {
-    data: { firstName, lastName, email, password: PASSWORD },
-  });
-  expect(signup.status()).toBe(201);
+  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
   const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(login.status()).toBe(200);
   return { email, name: `${firstName} ${lastName}`, context, page: await context.newPage() };
@@ -34,6 +31,7 @@ async function workspaceWithChannel(admin: Person, member: Person) {
     data: { name, description: 'Chat journeys', members: [{ email: member.email, role: 'editor' }] },
   });
   expect(created.status()).toBe(201);
+  await acceptInvitations(member.context.request, { workspace: name });
   const channel = await admin.context.request.post(`/api/workspaces/${encodeURIComponent(name)}/channels`, {
     data: { name: 'general', description: 'Everything', members: [] },
   });

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { fakeMediaLaunchOptions } from './chromium.ts';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * The composer in a channel between two real users: toolbar formatting, an emoji, a PDF and an
@@ -27,13 +27,7 @@ interface Person {
 async function person(browser: Browser, firstName: string): Promise<Person> {
   const email = uniqueEmail();
   const context = await browser.newContext();
-  expect(
-    (
-      await context.request.post('/api/signup', {
-        data: { firstName, lastName: 'Tester', email, password: PASSWORD },
-      })
-    ).status(),
-  ).toBe(201);
+  await createAccount(context.request, email, PASSWORD, { firstName, lastName: 'Tester' });
   expect((await context.request.post('/api/login', { data: { email, password: PASSWORD } })).status()).toBe(
     200,
   );
@@ -49,6 +43,7 @@ async function workspaceWithChannel(admin: Person, member: Person) {
       })
     ).status(),
   ).toBe(201);
+  await acceptInvitations(member.context.request, { workspace: name });
   const channel = await admin.context.request.post(`/api/workspaces/${encodeURIComponent(name)}/channels`, {
     data: { name: 'general', description: 'Everything', members: [] },
   });

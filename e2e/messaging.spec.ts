@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * Messaging depth between two real users in two browser contexts: edit and delete, a reaction, a
@@ -16,10 +16,7 @@ interface Person {
 async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
   const email = uniqueEmail();
   const context = await browser.newContext();
-  const signup = await context.request.post('/api/signup', {
-    data: { firstName, lastName, email, password: PASSWORD },
-  });
-  expect(signup.status()).toBe(201);
+  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
   const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(login.status()).toBe(200);
   return { email, name: `${firstName} ${lastName}`, context, page: await context.newPage() };
@@ -31,6 +28,7 @@ async function workspaceWithChannels(admin: Person, member: Person, channels: st
     data: { name, description: 'Messaging journeys', members: [{ email: member.email, role: 'editor' }] },
   });
   expect(created.status()).toBe(201);
+  await acceptInvitations(member.context.request, { workspace: name });
   const urls: Record<string, string> = {};
   for (const channel of channels) {
     const res = await admin.context.request.post(`/api/workspaces/${encodeURIComponent(name)}/channels`, {

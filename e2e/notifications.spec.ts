@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * Mentions and the notification centre between two real users: Bob mentions Ada through the
@@ -16,10 +16,7 @@ interface Person {
 async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
   const email = uniqueEmail();
   const context = await browser.newContext();
-  const signup = await context.request.post('/api/signup', {
-    data: { firstName, lastName, email, password: PASSWORD },
-  });
-  expect(signup.status()).toBe(201);
+  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
   const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(login.status()).toBe(200);
   return { email, context, page: await context.newPage() };
@@ -35,6 +32,7 @@ test('a mention picked with the autocomplete raises a notification that opens th
     data: { name, description: 'Mentions', members: [{ email: bob.email, role: 'editor' }] },
   });
   expect(created.status()).toBe(201);
+  await acceptInvitations(bob.context.request, { workspace: name });
   const res = await ada.context.request.post(`/api/workspaces/${encodeURIComponent(name)}/channels`, {
     data: { name: 'general', description: 'Talk', members: [] },
   });

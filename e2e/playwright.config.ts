@@ -70,6 +70,8 @@ export default defineConfig({
         // No public STUN server on a test machine (offline): calls on loopback need host candidates only.
         STUN_URLS: '',
         GITHUB_API_URL: fakeGithubUrl,
+        // The fake replays recordings whose links point at github.com.
+        GITHUB_WEB_URL: 'https://github.com',
         GITHUB_TOKEN: '',
         GITHUB_WEBHOOK_SECRET: '',
       },

@@ -1,5 +1,5 @@
 import { type Browser, expect, test } from '@playwright/test';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * Presence between two real users: B opening the app turns B's dot in A's DM header green; B closing
@@ -9,10 +9,7 @@ import { PASSWORD, uniqueEmail } from './fixtures.ts';
 async function person(browser: Browser, firstName: string) {
   const email = uniqueEmail();
   const context = await browser.newContext();
-  const signup = await context.request.post('/api/signup', {
-    data: { firstName, lastName: 'Tester', email, password: PASSWORD },
-  });
-  expect(signup.status()).toBe(201);
+  await createAccount(context.request, email, PASSWORD, { firstName, lastName: 'Tester' });
   const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(login.status()).toBe(200);
   return { email, context };
@@ -29,6 +26,7 @@ test('A sees B online in the DM header while B has the app open, offline once B 
     data: { name, description: 'Presence journey', members: [{ email: bob.email, role: 'editor' }] },
   });
   expect(created.status()).toBe(201);
+  await acceptInvitations(bob.context.request, { workspace: name });
 
   const page = await ada.context.newPage();
   await page.goto('/chat');

@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitationsAs, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 // The app server talks to the fake GitHub API started by playwright.config.ts, which serves the
 // repository cohort-e2e/hello-world (3 pull requests, 2 issues).
@@ -21,16 +21,14 @@ test('link a repository, switch tabs, assign a pull request to a member; it stay
   const owner = uniqueEmail();
   const member = uniqueEmail();
   await createAccount(request, owner);
-  const signup = await request.post('/api/signup', {
-    data: { firstName: 'Grace', lastName: 'Hopper', email: member, password: PASSWORD },
-  });
-  expect(signup.status()).toBe(201);
+  await createAccount(request, member, PASSWORD, { firstName: 'Grace', lastName: 'Hopper' });
   await logIn(page, owner);
   const name = `Projects ${Date.now()}`;
   const created = await page.request.post('/api/workspaces', {
     data: { name, description: 'Shipping things', members: [{ email: member, role: 'editor' }] },
   });
   expect(created.status()).toBe(201);
+  await acceptInvitationsAs(member, { workspace: name });
 
   await page.goto(`/workspace/${encodeURIComponent(name)}`);
   await page.getByRole('link', { name: 'Explore Projects' }).click();

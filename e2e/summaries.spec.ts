@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * Channel summary journey against the real server and the built-in summarizer: post messages in a
@@ -10,13 +10,7 @@ import { PASSWORD, uniqueEmail } from './fixtures.ts';
 async function signedInWithChannel(page: Page) {
   const email = uniqueEmail();
   const request = page.context().request;
-  expect(
-    (
-      await request.post('/api/signup', {
-        data: { firstName: 'Sam', lastName: 'Summary', email, password: PASSWORD },
-      })
-    ).status(),
-  ).toBe(201);
+  await createAccount(request, email, PASSWORD, { firstName: 'Sam', lastName: 'Summary' });
   expect((await request.post('/api/login', { data: { email, password: PASSWORD } })).status()).toBe(200);
   const name = `Sum ${Math.random().toString(36).slice(2, 8)}`;
   expect(

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitationsAs, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 async function logIn(page: Page, email: string) {
   await page.goto('/login');
@@ -86,10 +86,7 @@ test('an assignee is notified and marks the notification read', async ({ page, b
   const ownerEmail = uniqueEmail();
   const graceEmail = uniqueEmail();
   await createAccount(request, ownerEmail);
-  const signup = await request.post('/api/signup', {
-    data: { firstName: 'Grace', lastName: 'Hopper', email: graceEmail, password: PASSWORD },
-  });
-  expect(signup.status()).toBe(201);
+  await createAccount(request, graceEmail, PASSWORD, { firstName: 'Grace', lastName: 'Hopper' });
   await logIn(page, ownerEmail);
   const workspace = await page.request.post('/api/workspaces', {
     data: {
@@ -99,6 +96,8 @@ test('an assignee is notified and marks the notification read', async ({ page, b
     },
   });
   expect(workspace.status()).toBe(201);
+  // Grace joins (accepts the invitation) so that she can be assigned.
+  await acceptInvitationsAs(graceEmail, { workspace: ((await workspace.json()) as { _id: string })._id });
   await seedBoard(page, { Backlog: ['Ship it'] });
 
   await list(page, 'Backlog').getByRole('button', { name: 'Ship it', exact: true }).click();

@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * Unread state kept by the server: Bob posts in a channel Ada is not looking at, Ada's sidebar counts
@@ -16,10 +16,7 @@ interface Person {
 async function person(browser: Browser, firstName: string): Promise<Person> {
   const email = uniqueEmail();
   const context = await browser.newContext();
-  const signup = await context.request.post('/api/signup', {
-    data: { firstName, lastName: 'Tester', email, password: PASSWORD },
-  });
-  expect(signup.status()).toBe(201);
+  await createAccount(context.request, email, PASSWORD, { firstName, lastName: 'Tester' });
   const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(login.status()).toBe(200);
   return { email, context, page: await context.newPage() };
@@ -62,6 +59,7 @@ test.describe('unread', () => {
       data: { name, description: 'Unread journeys', members: [{ email: bob.email, role: 'editor' }] },
     });
     expect(created.status()).toBe(201);
+    await acceptInvitations(bob.context.request, { workspace: name });
     const urls: Record<string, string> = {};
     for (const channel of ['general', 'random']) {
       const res = await ada.context.request.post(`/api/workspaces/${encodeURIComponent(name)}/channels`, {
@@ -132,6 +130,9 @@ test.describe('unread', () => {
       },
     });
     expect(created.status()).toBe(201);
+    await acceptInvitations(bob.context.request, {
+      workspace: ((await created.json()) as { _id: string })._id,
+    });
 
     await bob.page.goto('/chat');
     const recipient = bob.page.getByRole('textbox', { name: 'Recipient e-mail' });

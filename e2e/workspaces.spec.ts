@@ -1,6 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitationsAs, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /** Workspace names are unique on the instance, so every test makes its own. */
 const uniqueName = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
@@ -46,13 +46,13 @@ async function expectNoSeriousAxeViolations(page: Page) {
 
 const workspaceUrl = (name: string) => `/workspace/${encodeURIComponent(name)}`;
 
-test('create a workspace with two members, enter it, create a channel, see it on the profile', async ({
+test('create a workspace inviting two people, enter it, create a channel, see it on the profile', async ({
   page,
   request,
 }) => {
   const admin = uniqueEmail();
   const bob = uniqueEmail();
-  const newcomer = uniqueEmail(); // no account yet: becomes an invitation
+  const newcomer = uniqueEmail(); // no account yet: invited like Bob, joins once they sign up and accept
   await createAccount(request, admin);
   await createAccount(request, bob);
   const name = uniqueName('Apollo');
@@ -82,7 +82,15 @@ test('create a workspace with two members, enter it, create a channel, see it on
   await page.getByRole('main').getByRole('button', { name: 'Create Workspace' }).click();
 
   await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText(`Workspace ${name} created. Invitation sent to 2 people`)).toBeVisible();
   const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  // Nobody joins by being listed: both are invited (the admin sees the invitations).
+  await expect(card.locator('dd').nth(1)).toContainText(`${bob} (invited)`);
+  await expect(card.locator('dd').nth(1)).toContainText(`${newcomer} (invited)`);
+
+  // Bob accepts; the newcomer has not signed up yet.
+  await acceptInvitationsAs(bob, { workspace: name });
+  await page.reload();
   await expect(card.locator('dd')).toHaveText([admin, `${admin}, ${bob}, ${newcomer} (invited)`]);
 
   await card.getByRole('link', { name: 'Enter Workspace' }).click();
@@ -129,6 +137,7 @@ test('an admin changes a member role in the workspace settings', async ({ page, 
     description: 'Roles and members',
     members: [{ email: bob, role: 'viewer' }],
   });
+  await acceptInvitationsAs(bob, { workspace: name });
 
   await logInFromHome(page, admin);
   await page.goto(workspaceUrl(name));
@@ -149,7 +158,7 @@ test('an admin changes a member role in the workspace settings', async ({ page, 
   await expect(page.getByRole('combobox', { name: `Role of ${admin}` })).toHaveValue('admin');
 });
 
-test('an invited viewer signs up, finds the workspace and sees no + Create Channel', async ({
+test('an invited viewer signs up, accepts from the navbar count and sees no + Create Channel', async ({
   page,
   request,
 }) => {
@@ -167,12 +176,18 @@ test('an invited viewer signs up, finds the workspace and sees no + Create Chann
   });
   expect(channel.status()).toBe(201);
 
-  // The invitation turns into membership when that e-mail signs up.
+  // Signing up (and verifying the address) joins nothing; the navbar counts the invitation.
   await createAccount(request, viewer);
   await logInFromHome(page, viewer);
   await navbar(page).getByRole('link', { name: 'Workspaces' }).click();
-  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
-  await card.getByRole('link', { name: 'Enter Workspace' }).click();
+  await expect(page.getByText('No workspaces found')).toBeVisible();
+  await navbar(page).getByRole('link', { name: 'Invitations (1 pending)' }).click();
+  await expect(page).toHaveURL(/\/invitations$/);
+  const invitation = page.getByRole('listitem', { name });
+  await expect(invitation).toContainText('Viewer');
+  await invitation.getByRole('button', { name: 'Accept' }).click();
+  await expect(page).toHaveURL(new RegExp(`${workspaceUrl(name)}$`));
+  await expect(navbar(page).getByRole('link', { name: /^Invitations/ })).toHaveCount(0);
 
   const sidebar = page.getByRole('navigation', { name: 'Channels' });
   await expect(sidebar.getByRole('link', { name: /announcements/ })).toBeVisible();
@@ -238,6 +253,7 @@ test('no serious or critical axe violations on /dashboard and the workspace page
       { email: uniqueEmail(), role: 'viewer' },
     ],
   });
+  await acceptInvitationsAs(bob, { workspace: name });
   for (const [channelName, isPrivate] of [
     ['general', false],
     ['secret', true],
@@ -295,6 +311,7 @@ test('no serious or critical axe violations on create workspace, settings and pr
 
   await page.goto(`${workspaceUrl(name)}/settings`);
   await expect(page.getByRole('table', { name: `Members of ${name}` })).toBeVisible();
+  await expect(page.getByRole('table', { name: `Pending invitations to ${name}` })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
 
   await page.goto('/profile');

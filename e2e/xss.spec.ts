@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { io } from 'socket.io-client';
-import { PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitationsAs, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
  * XSS corpus: hostile text put through every text a user can set (names, workspace and channel
@@ -70,27 +70,14 @@ test('hostile text anywhere a user can set it renders as text, never as code', a
   });
 
   // People: hostile first and last names (within the 80-character rule).
-  const nameRes = await request.post('/api/signup', {
-    data: {
-      firstName: '<img src=x onerror="window.__xss=1">',
-      lastName: '"><svg onload=window.__xss=2>',
-      email,
-      password: PASSWORD,
-    },
+  await createAccount(request, email, PASSWORD, {
+    firstName: '<img src=x onerror="window.__xss=1">',
+    lastName: '"><svg onload=window.__xss=2>',
   });
-  expect(nameRes.status()).toBe(201);
-  expect(
-    (
-      await request.post('/api/signup', {
-        data: {
-          firstName: '<script>window.__xss=3</script>',
-          lastName: 'Peer',
-          email: peerEmail,
-          password: PASSWORD,
-        },
-      })
-    ).status(),
-  ).toBe(201);
+  await createAccount(request, peerEmail, PASSWORD, {
+    firstName: '<script>window.__xss=3</script>',
+    lastName: 'Peer',
+  });
   const login = await request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(login.status()).toBe(200);
   const token = ((await login.json()) as { token: string }).token;
@@ -106,6 +93,8 @@ test('hostile text anywhere a user can set it renders as text, never as code', a
   });
   expect(ws.status()).toBe(201);
   const workspaceId = ((await ws.json()) as { _id: string })._id;
+  // The peer joins (accepts the invitation): direct messages need a shared workspace.
+  await acceptInvitationsAs(peerEmail, { workspace: workspaceId });
   const wsPath = `/api/workspaces/${encodeURIComponent(wsName)}`;
   const channel = await request.post(`${wsPath}/channels`, {
     data: { name: 'general', description: corpus('chdesc')[2], members: [] },

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
@@ -13,10 +14,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
+import { emailRoutes } from './features/accounts/email.routes.ts';
+import { passwordResetRoutes } from './features/accounts/password-reset.routes.ts';
+import { sessionsRoutes } from './features/accounts/sessions.routes.ts';
+import { loginTwoFactorRoutes, twoFactorRoutes } from './features/accounts/two-factor.routes.ts';
 import { callsRoutes } from './features/calls/calls.routes.ts';
 import { AdHocRooms } from './features/calls/calls.service.ts';
 import { registerMeshNamespace, registerVideoNamespace } from './features/calls/calls.socket.ts';
@@ -26,6 +32,9 @@ import { contactRoutes } from './features/contact/contact.routes.ts';
 import { directRoutes } from './features/direct/direct.routes.ts';
 import { registerDirectNamespace } from './features/direct/direct.socket.ts';
 import { filesRoutes } from './features/files/files.routes.ts';
+import { startFileSweeper } from './features/files/files.sweeper.ts';
+import { mailRoutes } from './features/mail/mail.routes.ts';
+import { MailSender, type MailSenderOptions } from './features/mail/mail.sender.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
 import { registerNotificationsNamespace } from './features/notifications/notifications.socket.ts';
 import { presenceRoutes } from './features/presence/presence.routes.ts';
@@ -45,9 +54,10 @@ import { endAssignmentsOnLeave } from './features/tasks/tasks.membership.ts';
 import { tasksRoutes } from './features/tasks/tasks.routes.ts';
 import { registerTasksNamespace } from './features/tasks/tasks.socket.ts';
 import { workspacesRoutes } from './features/workspaces/workspaces.routes.ts';
-import { acceptInvitations } from './features/workspaces/workspaces.service.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { logOptions } from './http/log-redaction.ts';
 import { registerOriginGuard } from './http/origin.ts';
+import { registerStorableInputGuard } from './http/storable-input.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { defaultRealtimeOptions, type RealtimeOptions } from './realtime/options.ts';
 import { watchSessions } from './realtime/session-watch.ts';
@@ -58,6 +68,13 @@ import {
   dropConnections,
 } from './realtime/socket-server.ts';
 
+const HOST_HEADER = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+/** `ws://host wss://host` for the host this page was served from (a malformed Host adds nothing). */
+function sameHostSockets(req: IncomingMessage): string {
+  const host = req.headers.host ?? '';
+  return HOST_HEADER.test(host) ? `ws://${host} wss://${host}` : "'self'";
+}
+
 /** The context of each built app, for test factories that seed state the way an operator would. */
 export const appContexts = new WeakMap<FastifyInstance, AppContext>();
 
@@ -65,11 +82,16 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   now?: () => Date;
-  logger?: FastifyServerOptions['logger'];
+  /** `false` silences the log; otherwise pino at LOG_LEVEL with the redaction of http/log-redaction.ts. */
+  logger?: false;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
   /** Real-time timings (typing, flood guard, session checks); defaults in realtime/options.ts. */
   realtime?: Partial<RealtimeOptions>;
   /** Replaces the summary engine chosen from the configuration (tests count its calls). */
   summarizer?: Summarizer;
+  /** Outbox polling (tests turn it off and drain by hand). */
+  mail?: MailSenderOptions;
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -77,8 +99,12 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
 /** Builds the whole server (HTTP API, Socket.IO, SPA) from injected parts; tests build it too. */
 export async function buildApp(opts: BuildAppOptions) {
   const { config, database } = opts;
+  const logger: FastifyServerOptions['logger'] =
+    opts.logger === false
+      ? false
+      : { level: config.LOG_LEVEL, ...logOptions, ...(opts.logStream ? { stream: opts.logStream } : {}) };
   const app = Fastify({
-    logger: opts.logger ?? { level: config.LOG_LEVEL },
+    logger,
     bodyLimit: 1024 * 1024,
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
@@ -101,9 +127,22 @@ export async function buildApp(opts: BuildAppOptions) {
     log: app.log,
     onUserCreated: [],
     onMessageCreated: [],
+    // Replaced by the outbox drainer just below (it needs the finished context).
+    mail: { wake: () => {} },
   };
+  const mail = new MailSender(ctx, opts.mail);
+  ctx.mail = mail;
+  // Mail queued while the server was down (or by a node that died mid-send) goes out on start.
+  app.addHook('onReady', async () => {
+    mail.start();
+  });
+  // Before the database closes: a send in flight records its outcome.
+  app.addHook('onClose', async () => {
+    await mail.stop();
+  });
 
   registerErrorHandler(app);
+  registerStorableInputGuard(app);
   // Only a deployment served over HTTPS may pin browsers to HTTPS; plain-HTTP LAN installs must keep working.
   const https = config.PUBLIC_URL?.startsWith('https:') === true;
   await app.register(fastifyHelmet, {
@@ -115,7 +154,9 @@ export async function buildApp(opts: BuildAppOptions) {
         scriptSrc: ["'self'", 'https://accounts.google.com/gsi/client'],
         styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
         frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
-        connectSrc: ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
+        // Websockets only to this server ('self' covers them in CSP 3; the explicit origin is for older
+        // browsers), never to any host as a bare `ws:`/`wss:` would allow.
+        connectSrc: ["'self'", sameHostSockets, 'https://accounts.google.com/gsi/'],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         mediaSrc: ["'self'", 'blob:'],
         upgradeInsecureRequests: https ? [] : null,
@@ -144,9 +185,14 @@ export async function buildApp(opts: BuildAppOptions) {
 
   await app.register(systemRoutes(ctx));
   await app.register(accountsRoutes(ctx));
+  await app.register(sessionsRoutes(ctx));
+  await app.register(twoFactorRoutes(ctx));
+  await app.register(loginTwoFactorRoutes(ctx));
+  await app.register(emailRoutes(ctx));
+  await app.register(passwordResetRoutes(ctx));
+  await app.register(mailRoutes(ctx));
   await app.register(contactRoutes(ctx));
   await app.register(workspacesRoutes(ctx));
-  ctx.onUserCreated.push(acceptInvitations);
 
   const io = createSocketServer(ctx, app);
   const closeAdapter = await attachAdapter(ctx, io);
@@ -160,7 +206,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const chat = registerChatNamespace(ctx, io, realtime);
   const direct = registerDirectNamespace(ctx, io, realtime);
   const adHocRooms = new AdHocRooms(ctx.now);
-  registerVideoNamespace(ctx, io, realtime);
+  const video = registerVideoNamespace(ctx, io, realtime);
   const mesh = registerMeshNamespace(ctx, io, realtime, adHocRooms);
   const presence = await registerPresenceNamespace(ctx, io, realtime);
   const stopSessionWatch = watchSessions(ctx, io, realtime);
@@ -178,11 +224,16 @@ export async function buildApp(opts: BuildAppOptions) {
   await app.register(tasksRoutes(ctx, tasksRealtime));
   const summarizer = opts.summarizer ?? createSummarizer(config, app.log);
   await app.register(summariesRoutes(ctx, new SummariesService(ctx, summarizer)));
-  const github = createGithubClient({ baseUrl: config.GITHUB_API_URL, token: config.GITHUB_TOKEN });
+  const github = createGithubClient({
+    baseUrl: config.GITHUB_API_URL,
+    webUrl: config.GITHUB_WEB_URL,
+    token: config.GITHUB_TOKEN,
+  });
   await app.register(projectsRoutes(ctx, github));
   await app.register(githubWebhookRoutes(ctx));
   await app.register(searchRoutes(ctx));
   const projectSync = startProjectSync(ctx, github);
+  const fileSweeper = startFileSweeper(ctx);
 
   const webDist = resolve(config.WEB_DIST ?? defaultWebDist);
   const hasWeb = existsSync(join(webDist, 'index.html'));
@@ -223,18 +274,20 @@ export async function buildApp(opts: BuildAppOptions) {
     stopReadCleanup();
     stopTaskAssignmentWatch();
     chat.close();
+    video.close();
     mesh.close();
     // Before the connections drop: their disconnects are not departures (clients reconnect elsewhere).
     await presence.close();
     dropConnections(io);
   });
   app.addHook('onClose', async () => {
+    await fileSweeper.stop();
     await io.close();
     await closeAdapter();
   });
 
   appContexts.set(app, ctx);
-  return { app, io, ctx, realtime, projectSync, routes };
+  return { app, io, ctx, realtime, projectSync, fileSweeper, routes, mail };
 }
 
 export type CohortApp = Awaited<ReturnType<typeof buildApp>>;

@@ -50,12 +50,25 @@ const configSchema = z.object({
   SUMMARY_CONTEXT_CHARS: z.coerce.number().int().min(1000).max(2_000_000).default(24_000),
   /** GitHub's REST API (or a GitHub Enterprise one, e.g. https://github.example.com/api/v3). */
   GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /**
+   * GitHub's web pages (links to pull requests and issues must point there); derived from
+   * GITHUB_API_URL when unset: api.github.com → https://github.com, an Enterprise API → its own host.
+   */
+  GITHUB_WEB_URL: optionalString.pipe(z.url().optional()),
   /** Optional: public repositories sync without it; private ones and a higher rate limit need it. */
   GITHUB_TOKEN: optionalString,
   /** Linked repositories are re-synced in the background this often. */
   GITHUB_SYNC_MINUTES: z.coerce.number().min(1).max(1440).default(10),
   /** Optional: enables POST /api/github/webhook, verified with X-Hub-Signature-256. */
   GITHUB_WEBHOOK_SECRET: optionalString,
+  /** Where mail is sent (smtp://user:pass@host:587, smtps://…); unset: .eml files in DATA_DIR/outbox. */
+  SMTP_URL: optionalString.pipe(z.url().optional()),
+  /** The From of every mail Cohort sends. */
+  MAIL_FROM: z.string().trim().min(3).default('Cohort <no-reply@localhost>'),
+  /** Operators (comma-separated addresses): their verified accounts may read GET /api/admin/mail. */
+  ADMIN_EMAILS: optionalString.transform((v) =>
+    v === undefined ? [] : splitList(v).map((e) => e.toLowerCase()),
+  ),
   /** Shared files go to this S3-compatible bucket when set (else to DATA_DIR/files on local disk). */
   S3_BUCKET: optionalString,
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
@@ -64,6 +77,8 @@ const configSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   /** `true` for services that only speak path-style URLs (most self-hosted ones). */
+  /** What one workspace's files may take in all (a person's direct-message files count on their own). */
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000_000).default(5120),
   S3_FORCE_PATH_STYLE: z
     .enum(['true', 'false', '1', '0'])
     .default('false')

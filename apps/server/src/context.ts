@@ -30,8 +30,13 @@ export interface AppContext {
   db: Db;
   now: () => Date;
   log: FastifyBaseLogger;
-  /** Features that must react to a new account (pending workspace invitations) register here. */
+  /**
+   * Features that must react to a new account register here (inside the signup transaction). Pending
+   * invitations deliberately do not: a new account joins nothing until its verified owner accepts.
+   */
   onUserCreated: Array<(user: NewUser, db: Db) => Promise<void>>;
   /** Features that react to a committed message (notifications) register here; see chat.events.ts. */
   onMessageCreated: Array<(event: MessageCreated) => Promise<void>>;
+  /** The mail outbox drainer: `wake()` after a commit that queued mail sends it now, not at the next poll. */
+  mail: { wake(): void };
 }

@@ -65,7 +65,7 @@ describe('the server process (npm start)', () => {
         firstName: 'A',
         lastName: 'B',
         email: 'inflight@example.com',
-        password: 'password123',
+        password: 'correct horse battery',
       }),
     });
     await new Promise((r) => setTimeout(r, 20));
@@ -80,7 +80,7 @@ describe('the server process (npm start)', () => {
     const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'inflight@example.com', password: 'password123' }),
+      body: JSON.stringify({ email: 'inflight@example.com', password: 'correct horse battery' }),
     });
     expect(login.status).toBe(200);
     again.child.kill('SIGTERM');

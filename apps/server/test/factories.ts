@@ -15,6 +15,15 @@ export interface TestUser {
 }
 
 /**
+ * Every user `createUser` made in this test file, by lower-cased e-mail: the workspace fixtures accept
+ * invitations on their behalf (apps/server/src/features/workspaces/test-fixtures.ts).
+ */
+const testUsers = new Map<string, TestUser>();
+
+/** The user `createUser` made with this e-mail, if any. */
+export const testUserByEmail = (email: string): TestUser | undefined => testUsers.get(email.toLowerCase());
+
+/**
  * Signs up and logs in through the public API, as a person would. The address counts as verified
  * unless `verified: false` (the verification flow itself is tested in the accounts suite).
  */
@@ -57,5 +66,7 @@ export async function createUser(
     url: '/api/me',
     headers: { authorization: `Bearer ${token}` },
   });
-  return { email, password, token, id: me.json().user._id, auth: { authorization: `Bearer ${token}` } };
+  const user = { email, password, token, id: me.json().user._id, auth: { authorization: `Bearer ${token}` } };
+  testUsers.set(email.toLowerCase(), user);
+  return user;
 }

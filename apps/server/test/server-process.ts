@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { simpleParser } from 'mailparser';
 import pg from 'pg';
 
 /**
@@ -28,10 +33,39 @@ export interface ServerProcess {
   output(): string;
 }
 
+/**
+ * The DATA_DIR of every server this process started: their mail (no SMTP_URL) is written under
+ * DATA_DIR/outbox, where `signUp` reads the verification link. Servers started without a DATA_DIR
+ * (PostgreSQL ones) get a temporary one, so nothing lands in the checkout's ./data.
+ */
+const dataDirs = new Set<string>();
+const temporaryDirs: string[] = [];
+process.on('exit', () => {
+  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Lets `signUp` read the mail of a server this process did not spawn (an in-process test app). */
+export function watchOutboxOf(dataDir: string) {
+  dataDirs.add(dataDir);
+}
+
 export function startServer(port: number, env: Record<string, string>): ServerProcess {
+  let dataDir = env.DATA_DIR;
+  if (!dataDir) {
+    dataDir = mkdtempSync(join(tmpdir(), 'cohort-server-'));
+    temporaryDirs.push(dataDir);
+  }
+  dataDirs.add(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -119,7 +153,40 @@ export async function call<T = unknown>(
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-/** Signs up and logs in through the public API. */
+/**
+ * The token of the verification mail to `email`, read from the outbox of the servers this process
+ * started (with a shared database, any node may have sent it), polling until it is written.
+ */
+async function verificationToken(email: string, timeoutMs = 30_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  const seen = new Set<string>();
+  for (;;) {
+    for (const dir of dataDirs) {
+      const outbox = join(dir, 'outbox');
+      const names = await readdir(outbox).catch(() => [] as string[]);
+      for (const name of names.filter((n) => n.endsWith('.eml'))) {
+        const file = join(outbox, name);
+        if (seen.has(file)) continue;
+        seen.add(file);
+        const mail = await simpleParser(await readFile(file));
+        const to = (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) =>
+          a.value.map((v) => v.address?.toLowerCase()),
+        );
+        if (!to.includes(email.toLowerCase())) continue;
+        const link = (mail.text ?? '').match(/https?:\/\/[^\s<>"']+\/verify-email\?[^\s<>"']+/)?.[0];
+        const token = link ? new URL(link).searchParams.get('token') : null;
+        if (token) return token;
+      }
+    }
+    if (Date.now() > until) throw new Error(`no verification mail to ${email} in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Signs up, verifies the address with the link the server mailed (so the account may accept
+ * invitations) and logs in, through the public API.
+ */
 export async function signUp(baseUrl: string, email: string, firstName = 'Test'): Promise<HttpUser> {
   const password = 'correct horse battery';
   const signup = await call(baseUrl, 'POST', '/api/signup', {
@@ -127,13 +194,21 @@ export async function signUp(baseUrl: string, email: string, firstName = 'Test')
   });
   if (signup.status !== 201)
     throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const verified = await call(baseUrl, 'POST', '/api/account/verify-email', {
+    body: { token: await verificationToken(email) },
+  });
+  if (verified.status !== 200)
+    throw new Error(`verification failed: ${verified.status} ${JSON.stringify(verified.body)}`);
   const login = await call<{ token: string }>(baseUrl, 'POST', '/api/login', { body: { email, password } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
   const me = await call<{ user: { _id: string } }>(baseUrl, 'GET', '/api/me', { token: login.body.token });
   return { id: me.body.user._id, email, token: login.body.token };
 }
 
-/** A workspace owned by `owner` with the others as members, and one open channel in it. */
+/**
+ * A workspace owned by `owner` with the others as members (invited, and each accepting), and one
+ * open channel in it.
+ */
 export async function createTeam(baseUrl: string, owner: HttpUser, members: HttpUser[], name: string) {
   const ws = await call<{ _id: string; name: string }>(baseUrl, 'POST', '/api/workspaces', {
     token: owner.token,
@@ -144,6 +219,7 @@ export async function createTeam(baseUrl: string, owner: HttpUser, members: Http
     },
   });
   if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${JSON.stringify(ws.body)}`);
+  for (const member of members) await acceptInvitation(baseUrl, member, ws.body._id);
   const channel = await call<{ _id: string }>(
     baseUrl,
     'POST',
@@ -152,4 +228,23 @@ export async function createTeam(baseUrl: string, owner: HttpUser, members: Http
   );
   if (channel.status !== 201) throw new Error(`channel: ${channel.status} ${JSON.stringify(channel.body)}`);
   return { workspaceName: ws.body.name, channelId: channel.body._id };
+}
+
+/** The member accepts their pending invitation to the workspace, as from the invitations page. */
+export async function acceptInvitation(baseUrl: string, member: HttpUser, workspaceId: string) {
+  const mine = await call<Array<{ _id: string; workspace: { _id: string } }>>(
+    baseUrl,
+    'GET',
+    '/api/invitations',
+    { token: member.token },
+  );
+  const invitation = mine.status === 200 ? mine.body.find((i) => i.workspace._id === workspaceId) : undefined;
+  if (!invitation)
+    throw new Error(`no invitation for ${member.email}: ${mine.status} ${JSON.stringify(mine.body)}`);
+  const accepted = await call(baseUrl, 'POST', `/api/invitations/${invitation._id}/accept`, {
+    token: member.token,
+    body: {},
+  });
+  if (accepted.status !== 200)
+    throw new Error(`accepting failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
 }

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { type BuildAppOptions, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -43,15 +46,24 @@ export interface TestApp extends Awaited<ReturnType<typeof buildApp>> {
 export async function createTestApp(
   opts: { env?: Record<string, string>; listen?: boolean } & Partial<BuildAppOptions> = {},
 ): Promise<TestApp> {
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', ...opts.env });
+  // Mail without SMTP_URL is written under DATA_DIR/outbox: a private folder, not ./data of the checkout.
+  const ownDataDir = opts.env?.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'cohort-test-'));
+  const config: Config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
+    ...opts.env,
+  });
   const database = await openTestDatabase();
   let offset = 0;
   const built = await buildApp({
     config,
     database,
-    logger: false,
+    ...(opts.logStream ? { logStream: opts.logStream } : { logger: false as const }),
     now: () => new Date(Date.now() + offset),
     ...(opts.summarizer ? { summarizer: opts.summarizer } : {}),
+    // Suites seed many messages per user; the flood tests set the real per-user budget back.
+    realtime: { sendRateLimit: 10_000, ...opts.realtime },
+    ...(opts.mail ? { mail: opts.mail } : {}),
   });
   if (opts.listen) await built.app.listen({ port: 0, host: '127.0.0.1' });
   else await built.app.ready();
@@ -64,6 +76,7 @@ export async function createTestApp(
     close: async () => {
       await built.app.close();
       await database.close();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

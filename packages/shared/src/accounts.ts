@@ -58,7 +58,11 @@ export const publicUser = z.object({
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
-export const meResponse = z.object({ user: publicUser });
+/** The signed-in user about themselves: also whether their address is verified. */
+export const meUser = publicUser.extend({ emailVerified: z.boolean() });
+export type MeUser = z.infer<typeof meUser>;
+
+export const meResponse = z.object({ user: meUser });
 export type MeResponse = z.infer<typeof meResponse>;
 
 /** The messages of the spec's error catalogue for accounts, shown by the client. */
@@ -70,8 +74,100 @@ export const ACCOUNT_MESSAGES = {
   invalidCredentials: 'Invalid e-mail or password',
   emailTaken: 'An account with this e-mail already exists',
   tooManyAttempts: 'Too many login attempts. Please wait 15 minutes and try again.',
+  signInSlowed: 'This account is receiving many sign-in attempts. Please wait 30 seconds and try again.',
   passwordsDiffer: 'Passwords do not match',
   wrongCurrentPassword: 'Current password is incorrect',
   googleOnlyAccount: 'This account signs in with Google and has no password to change',
   passwordChanged: 'Password changed. Your other sessions were signed out.',
 } as const;
+
+// -- E-mail: verified addresses, password reset, e-mail change (issue 16) -----------------------
+
+/** A single-use token from a mailed link (/verify-email, /reset-password, /confirm-email ?token=…). */
+export const linkTokenSchema = z
+  .string({ error: 'The link is incomplete: open it again from the e-mail' })
+  .trim()
+  .min(16, 'The link is incomplete: open it again from the e-mail')
+  .max(200, 'The link is not valid');
+
+export const linkTokenBody = z.object({ token: linkTokenSchema });
+export type LinkTokenBody = z.infer<typeof linkTokenBody>;
+
+export const forgotPasswordBody = z.object({ email: emailSchema });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBody>;
+
+export const resetPasswordBody = z.object({ token: linkTokenSchema, password: passwordSchema });
+export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
+
+/** A reset signs in (`token`), except on an account with two-factor sign-in: it signs in at /login. */
+export const resetPasswordResponse = z.object({
+  message: z.string(),
+  token: z.string().optional(),
+  twoFactorRequired: z.boolean().optional(),
+});
+export type ResetPasswordResponse = z.infer<typeof resetPasswordResponse>;
+
+export const changeEmailBody = z.object({
+  newEmail: emailSchema,
+  password: z.string().min(1, 'Enter your password to change your e-mail').max(256, 'Password is too long'),
+});
+export type ChangeEmailBody = z.infer<typeof changeEmailBody>;
+
+/** How long mailed links work. */
+export const VERIFY_EMAIL_TTL_HOURS = 24;
+export const RESET_PASSWORD_TTL_MINUTES = 60;
+export const CHANGE_EMAIL_TTL_HOURS = 24;
+
+export const EMAIL_MESSAGES = {
+  verificationSent: 'We sent a verification link to your e-mail address.',
+  verified: 'Your e-mail address is verified.',
+  alreadyVerified: 'Your e-mail address is already verified.',
+  resendLimited: 'Too many verification e-mails. Please wait a while before asking for another.',
+  bannerText: 'Please verify your e-mail address: open the link we sent you.',
+  resend: 'Resend verification e-mail',
+  linkInvalid: 'This link is not valid. Open the latest link we sent you, or ask for a new one.',
+  linkUsed: 'This link was already used. Ask for a new one if you still need it.',
+  linkExpired: 'This link has expired. Ask for a new one.',
+  resetRequested: 'If an account exists for that address, we sent a link to reset its password.',
+  resetDone: 'Your password was reset. Every session of the account was signed out; you are signed in here.',
+  resetDoneTwoFactor:
+    'Your password was reset and every session was signed out. Log in with it and your authentication code.',
+  changeRequested:
+    'We sent a confirmation link to your new address. The change takes effect when you open it.',
+  changeSameAddress: 'That is already your e-mail address',
+  changeConfirmed: 'Your e-mail address was changed.',
+  changeGoogleOnly: 'This account signs in with Google: it has no password to confirm the change with',
+  wrongPassword: 'Password is incorrect',
+  googleUnverified: 'Google has not verified this e-mail address, so it cannot be used to sign in',
+  googleBadEmail: 'Google did not provide a valid e-mail address',
+} as const;
+
+// -- Login step two: two-factor sign-in (issue 16) ----------------------------------------------
+
+/**
+ * A correct password on an account with 2FA on: no session yet. `challenge` is redeemed with a code
+ * at POST /api/login/two-factor within 5 minutes.
+ */
+export const twoFactorChallengeResponse = z.object({
+  twoFactorRequired: z.literal(true),
+  challenge: z.string(),
+  message: z.string(),
+});
+export type TwoFactorChallengeResponse = z.infer<typeof twoFactorChallengeResponse>;
+
+/** What POST /api/login answers: a session, or the code step. */
+export const loginResponse = z.union([tokenResponse, twoFactorChallengeResponse]);
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const loginTwoFactorBody = z.object({
+  challenge: z.string().min(1, 'Log in with your password again').max(200, 'Challenge is too long'),
+  /** An authenticator code or a recovery code. */
+  code: z
+    .string()
+    .trim()
+    .min(1, 'Enter the 6-digit code from your authenticator app, or a recovery code')
+    .max(64, 'Code is too long'),
+  /** Overrides the "Remember me" of the password step when given. */
+  remember: z.boolean().optional(),
+});
+export type LoginTwoFactorBody = z.infer<typeof loginTwoFactorBody>;

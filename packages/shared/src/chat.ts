@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema } from './accounts.ts';
 import { attachmentIds, storedFile } from './files.ts';
+import { text } from './text.ts';
 
 /**
  * The real-time chat protocol: Socket.IO namespaces `/chat` (channels) and `/dm` (direct messages),
@@ -50,8 +51,12 @@ export const DM_EVENTS = {
 } as const;
 
 /** Reasons carried by `{ok: false, message}` acknowledgements and REST errors. */
+/** Different emoji one message can carry: one person cannot make a message's reaction bar unbounded. */
+export const MAX_DISTINCT_REACTIONS = 50;
+
 export const CHAT_MESSAGES = {
   channelNotFound: 'Channel not found',
+  tooManyReactions: `A message can carry ${MAX_DISTINCT_REACTIONS} different reactions at most; add to an existing one`,
   notAllowed: 'You may not post in this channel',
   contentRequired: 'Message cannot be empty',
   contentTooLong: `Message is too long (${MESSAGE_MAX_LENGTH} characters at most)`,
@@ -82,8 +87,7 @@ export const TRANSIENT_SEND_REASONS: readonly string[] = [CHAT_MESSAGES.slowDown
 // ---------------------------------------------------------------------------------------------------
 // Shared pieces
 
-export const messageContent = z
-  .string({ error: CHAT_MESSAGES.contentRequired })
+export const messageContent = text({ error: CHAT_MESSAGES.contentRequired })
   .trim()
   .min(1, CHAT_MESSAGES.contentRequired)
   .max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.contentTooLong);
@@ -94,8 +98,7 @@ export const clientIdSchema = z.uuid({ error: CHAT_MESSAGES.invalidClientId });
  * A message's text may be blank when it carries attachments (a voice note, a picture); otherwise it
  * needs 1–4,000 characters once trimmed.
  */
-const optionalContent = z
-  .string({ error: CHAT_MESSAGES.contentRequired })
+const optionalContent = text({ error: CHAT_MESSAGES.contentRequired })
   .trim()
   .max(MESSAGE_MAX_LENGTH, CHAT_MESSAGES.contentTooLong);
 const withAttachments = {

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { emailSchema } from './accounts.ts';
+import { text } from './text.ts';
+
+/** Per client address and hour: enough for a person, not for a script. */
+export const CONTACT_PER_HOUR = 5;
+export const NEWSLETTER_PER_HOUR = 10;
+export const CONTACT_MESSAGES = {
+  tooOften: 'Too many submissions from your network. Please try again in an hour.',
+} as const;
 
 export const contactBody = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(120, 'Name is too long (120 characters at most)'),
+  name: text().trim().min(1, 'Name is required').max(120, 'Name is too long (120 characters at most)'),
   email: emailSchema,
-  message: z
-    .string()
+  message: text()
     .trim()
     .min(1, 'Message is required')
     .max(5000, 'Message is too long (5000 characters at most)'),

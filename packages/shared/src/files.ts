@@ -15,6 +15,8 @@ export const MAX_ATTACHMENTS = 10;
 
 export const FILE_MESSAGES = {
   fileRequired: 'Choose a file to upload',
+  malformedUpload:
+    'The upload was cut off or is not valid multipart/form-data. Nothing was stored; try again.',
   empty: 'The file is empty',
   tooLarge: 'The file is too large (25 MiB at most)',
   thumbnailInvalid: 'The thumbnail must be a JPEG image of 512 KiB at most',
@@ -76,7 +78,12 @@ export const uploadFields = z.union([
 export const fileParams = z.object({ id: z.string().min(1).max(100) });
 
 /** GET /api/workspaces/{workspaceName}/storage (admins): what the workspace's files take. */
-export const storageUsage = z.object({ bytes: z.number().int().nonnegative(), files: z.number().int() });
+export const storageUsage = z.object({
+  bytes: z.number().int().nonnegative(),
+  files: z.number().int(),
+  /** STORAGE_QUOTA_MB in bytes: uploads that would pass it get 413. */
+  quotaBytes: z.number().int().positive(),
+});
 export type StorageUsage = z.infer<typeof storageUsage>;
 
 /**

@@ -106,11 +106,70 @@ export function parseMentions(content: string): { emails: string[]; channel: boo
   return { emails: [...emails], channel: CHANNEL_MENTION.test(content) };
 }
 
-/** Plain text for a notification: mentions become `@Name`, whitespace collapses, long text is cut. */
-export function excerptOf(content: string, max = NOTIFICATION_EXCERPT_MAX): string {
-  const plain = content
-    .replace(MENTION_PATTERN, (_all, name: string) => `@${name}`)
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain.length > max ? `${plain.slice(0, max - 1)}…` : plain;
+/**
+ * Plain text for a notification: mentions (as MENTION_PATTERN reads them) become `@Name`, whitespace
+ * collapses, long text is cut. One pass that stops once the excerpt is full; each `(email)` is read
+ * once however many `@[` come before its `]`, where the pattern would re-read it for every one
+ * (issue 17: linear in the message; `meter` counts the characters read, for tests).
+ */
+export function excerptOf(content: string, max = NOTIFICATION_EXCERPT_MAX, meter = { steps: 0 }): string {
+  const n = content.length;
+  let out = '';
+  let space = false;
+  const put = (ch: string) => {
+    if (/\s/.test(ch)) {
+      space = out.length > 0;
+      return;
+    }
+    out += space ? ` ${ch}` : ch;
+    space = false;
+  };
+  const stop = (ch: string | undefined) => ch === undefined || ch === '(' || ch === ')' || /\s/.test(ch);
+  // The next `]` and line break at or after the current `@[`, found once each as `i` moves on.
+  let bracket = -1;
+  let newline = -1;
+  const ends = new Map<number, number>();
+  /** The `)` of `(local@domain)` right after the `]` at `close`, or -1. */
+  const emailEnd = (close: number) => {
+    const cached = ends.get(close);
+    if (cached !== undefined) return cached;
+    let at = close + 2;
+    while (!stop(content[at]) && content[at] !== '@') at += 1;
+    const local = at > close + 2 && content[at] === '@';
+    const domain = at + 1;
+    if (local) for (at = domain; !stop(content[at]); ) at += 1;
+    meter.steps += at - close;
+    const end = local && at > domain && content[at] === ')' ? at : -1;
+    ends.set(close, end);
+    return end;
+  };
+  let i = 0;
+  while (i < n && out.length <= max) {
+    meter.steps += 1;
+    if (content[i] === '@' && content[i + 1] === '[') {
+      if (bracket < i + 2) {
+        const at = content.indexOf(']', i + 2);
+        bracket = at === -1 ? n : at;
+        meter.steps += bracket - i;
+      }
+      if (newline < i + 2) {
+        const at = content.indexOf('\n', i + 2);
+        newline = at === -1 ? n : at;
+        meter.steps += newline - i;
+      }
+      const name = bracket < n && bracket < newline ? content.slice(i + 2, bracket) : '';
+      // 1 to 100 code points, as the pattern's `{1,100}` with the `u` flag counts them.
+      const fits = name !== '' && name.length <= 200 && [...name].length <= 100;
+      const end = fits && content[bracket + 1] === '(' ? emailEnd(bracket) : -1;
+      if (end !== -1) {
+        put('@');
+        for (const ch of name) put(ch);
+        i = end + 1;
+        continue;
+      }
+    }
+    put(content[i] as string);
+    i += 1;
+  }
+  return out.length > max ? `${out.slice(0, max - 1)}…` : out;
 }

@@ -3,7 +3,11 @@ import { z } from 'zod';
 /** Project manager: linked GitHub repositories, their pull requests and issues (spec §3 Project, §7 Projects). */
 
 /** The messages the server sends and the client shows (spec §5 and §8 where the spec names them). */
+/** Manual "Sync now" per project and minute (the background sync is not counted). */
+export const MANUAL_SYNCS_PER_MINUTE = 3;
+
 export const PROJECT_MESSAGES = {
+  syncTooOften: `This project was synced ${MANUAL_SYNCS_PER_MINUTE} times in the last minute; try again shortly.`,
   urlRequired: 'Please enter a GitHub repository URL',
   urlInvalid: 'Please enter a valid GitHub repository URL',
   addFailed: 'Failed to add project',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /**
  * Search (GET /api/search): the query syntax, parsed the same way on both sides so the web can show
@@ -44,10 +45,10 @@ export type SearchParse = { ok: true; query: ParsedSearch } | { ok: false; messa
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** A real calendar day written YYYY-MM-DD. */
+/** A real calendar day written YYYY-MM-DD, from year 1 (PostgreSQL has no year 0). */
 export function isSearchDate(value: string): boolean {
   const m = DATE_RE.exec(value);
-  if (!m) return false;
+  if (!m || m[1] === '0000') return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
@@ -91,7 +92,7 @@ export function formatSearchQuery(query: ParsedSearch): string {
 export const searchQuery = z
   .object({
     // Checked below as one sentence each (a custom issue), not as "q: …".
-    q: z.string().trim().default(''),
+    q: text().trim().default(''),
     limit: z.coerce.number().int().min(1).max(SEARCH_MAX_LIMIT).default(SEARCH_DEFAULT_LIMIT),
     /** From the previous page's `nextCursor`. */
     cursor: z.string().max(200).optional(),
@@ -153,7 +154,8 @@ export type ChannelHit = z.infer<typeof channelHit>;
 export const taskHit = z.object({
   _id: z.string(),
   title: z.array(textSegment),
-  listTitle: z.string(),
+  /** The list's name for its owner; null for an assignee, who never sees the owner's list names. */
+  listTitle: z.string().nullable(),
   archived: z.boolean(),
 });
 export type TaskHit = z.infer<typeof taskHit>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /** Taskboard: task lists, tasks and their card parts (spec §3 Task and Task list, §7 Tasks). */
 
@@ -13,7 +14,15 @@ export const TASK_LABEL_MAX_LENGTH = 50;
 export const TASK_ASSIGNEES_MAX = 50;
 
 /** The messages the server sends and the client shows (spec §5 and §8 where the spec names them). */
+/** What one task may carry: others (assignees) can add to it, so every list on it is bounded. */
+export const TASK_COMMENTS_MAX = 500;
+export const TASK_CHECKLIST_MAX = 100;
+export const TASK_LABELS_MAX = 20;
+
 export const TASK_MESSAGES = {
+  tooManyComments: `A task can hold ${TASK_COMMENTS_MAX} comments at most`,
+  tooManyChecklistItems: `A checklist can hold ${TASK_CHECKLIST_MAX} items at most`,
+  tooManyLabels: `A task can carry ${TASK_LABELS_MAX} labels at most`,
   listNameEmpty: 'List name cannot be empty.',
   listNameTaken: 'You already have a list with this name',
   listNotEmpty: 'This list still has tasks: delete it with force=true to delete them too',
@@ -38,23 +47,20 @@ export const TASK_MESSAGES = {
 
 const tooLong = (label: string, max: number) => `${label} is too long (${max} characters at most)`;
 
-const titleField = z
-  .string()
+const titleField = text()
   .trim()
   .min(1, TASK_MESSAGES.titleRequired)
   .max(TASK_TITLE_MAX_LENGTH, tooLong('Title', TASK_TITLE_MAX_LENGTH));
-const descriptionField = z
-  .string()
-  .max(TASK_DESCRIPTION_MAX_LENGTH, tooLong('Description', TASK_DESCRIPTION_MAX_LENGTH));
+const descriptionField = text().max(
+  TASK_DESCRIPTION_MAX_LENGTH,
+  tooLong('Description', TASK_DESCRIPTION_MAX_LENGTH),
+);
 const priorityField = z.enum(TASK_PRIORITIES, { error: TASK_MESSAGES.invalidPriority });
 /** Identity fields the spec's client sends; the session decides who acts, so they are dropped. */
 const ignoredIdentity = z.unknown().optional();
 
 /** A list name: blank (or missing) is the spec's sentence, as one object-level (custom) issue. */
-const listTitleField = z
-  .string()
-  .trim()
-  .max(TASK_TITLE_MAX_LENGTH, tooLong('List name', TASK_TITLE_MAX_LENGTH));
+const listTitleField = text().trim().max(TASK_TITLE_MAX_LENGTH, tooLong('List name', TASK_TITLE_MAX_LENGTH));
 
 // ---------------------------------------------------------------------------------------------------
 // Requests
@@ -93,7 +99,7 @@ export const deleteTaskListQuery = z.object({ force: z.enum(['true', 'false']).o
 /** `Tasklist` is the spec's list name; `taskListId` picks the list by id (it wins when both are sent). */
 export const createTaskBody = z
   .object({
-    title: z.string().trim().max(TASK_TITLE_MAX_LENGTH, tooLong('Title', TASK_TITLE_MAX_LENGTH)).optional(),
+    title: text().trim().max(TASK_TITLE_MAX_LENGTH, tooLong('Title', TASK_TITLE_MAX_LENGTH)).optional(),
     description: descriptionField.default(''),
     priority: priorityField.default(DEFAULT_TASK_PRIORITY),
     Tasklist: z.string().trim().max(TASK_TITLE_MAX_LENGTH).optional(),
@@ -147,7 +153,9 @@ export const deadlineBody = z.object({
         .refine(
           (s) =>
             (ISO_DATE.test(s) || z.iso.datetime({ offset: true }).safeParse(s).success) &&
-            !Number.isNaN(Date.parse(s)),
+            !Number.isNaN(Date.parse(s)) &&
+            // Four-digit years from 0001: PostgreSQL has no year 0.
+            !s.startsWith('0000'),
           TASK_MESSAGES.invalidDeadline,
         ),
     ],
@@ -157,7 +165,7 @@ export const deadlineBody = z.object({
 export type DeadlineBody = z.input<typeof deadlineBody>;
 
 const nonBlank = (message: string, max: number, label: string) =>
-  z.string({ error: message }).trim().min(1, message).max(max, tooLong(label, max));
+  text({ error: message }).trim().min(1, message).max(max, tooLong(label, max));
 
 export const commentBody = z.object({
   text: nonBlank(TASK_MESSAGES.commentEmpty, TASK_COMMENT_MAX_LENGTH, 'Comment'),

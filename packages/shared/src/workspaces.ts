@@ -22,6 +22,9 @@ export const WORKSPACE_MESSAGES = {
   alreadyMember: 'This person is already a member of this workspace',
   alreadyInvited: 'This e-mail has already been invited to this workspace',
   lastAdmin: 'A workspace needs at least one admin',
+  lastAdminLeave:
+    'You are the last admin of this workspace: make someone else an admin first, or delete the workspace',
+  invitationSent: 'Invitation sent',
   channelFieldsRequired: 'Please provide a channel name and description.',
   channelNameTaken: 'A channel with this name already exists in this workspace',
   channelNotFound: 'Channel not found',

@@ -505,6 +505,17 @@ export const files = pgTable(
   ],
 );
 
+/**
+ * Stored bytes whose `files` row is gone: a trigger on `files` adds the keys of every deleted row
+ * (a message, channel, workspace or account deleted, an upload swept), and the file sweeper removes
+ * the bytes from the storage and then the row here. Nothing is orphaned whichever cascade deleted it.
+ */
+export const fileDeletions = pgTable('file_deletions', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  storageKey: text('storage_key').notNull(),
+  createdAt: createdAt(),
+});
+
 /** A user's own task list (Taskboard column); names are unique per owner without regard to case. */
 export const taskLists = pgTable(
   'task_lists',

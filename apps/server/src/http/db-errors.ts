@@ -36,3 +36,15 @@ export function isDiskFull(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * SQLSTATE class 22 (data exception): a value the database refused as out of range or malformed (a
+ * date past year 294276, a number too large, a NUL byte in text). Always caused by input, so it is the
+ * caller's error (400), never a server error.
+ */
+export function isDataException(err: unknown): boolean {
+  for (const e of chain(err)) {
+    if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) return true;
+  }
+  return false;
+}

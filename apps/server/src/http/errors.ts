@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isDatabaseUnavailable, isDiskFull } from './db-errors.ts';
+import { isDatabaseUnavailable, isDataException, isDiskFull } from './db-errors.ts';
 
 /** Thrown by services and policies; becomes `{message}` with this status. */
 export class HttpError extends Error {
@@ -28,6 +28,7 @@ const fastifyCodes: Record<string, { status: number; message: string }> = {
 
 export const STORAGE_FULL = 'The server is out of storage space. Nothing was saved; try again later.';
 export const UNAVAILABLE = 'The service is temporarily unavailable. Try again in a moment.';
+export const INVALID_VALUE = 'A value is out of range or cannot be stored. Check dates, numbers and text.';
 
 /** One error shape for the whole API: `{message, field?}`, never internals. */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -65,6 +66,11 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return reply.header('retry-after', '5').status(503).send({ message: UNAVAILABLE });
+    }
+    if (isDataException(error)) {
+      // A route whose schema let such a value through: answered as bad input, logged to be tightened.
+      request.log.warn({ err: error }, 'data exception reached the database');
+      return reply.status(400).send({ message: INVALID_VALUE });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error' });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sessions, users } from '../db/schema.ts';
@@ -30,7 +30,26 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 const idleMs = (ctx: AppContext, remember: boolean) =>
   remember ? ctx.config.SESSION_TTL_DAYS * DAY_MS : SHORT_IDLE_MS;
 
-export async function createSession(ctx: AppContext, userId: string, remember: boolean) {
+/** Where a sign-in came from, kept with the session so its owner can tell sessions apart. */
+export interface SessionDevice {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+/** A user agent is the client's free text: kept bounded so a session row stays small. */
+const USER_AGENT_MAX = 512;
+
+export function deviceOf(request: FastifyRequest): SessionDevice {
+  const userAgent = request.headers['user-agent'];
+  return { userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null, ip: request.ip || null };
+}
+
+export async function createSession(
+  ctx: AppContext,
+  userId: string,
+  remember: boolean,
+  device: SessionDevice = { userAgent: null, ip: null },
+) {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.now();
   await ctx.db.insert(sessions).values({
@@ -40,6 +59,8 @@ export async function createSession(ctx: AppContext, userId: string, remember: b
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + idleMs(ctx, remember)),
+    userAgent: device.userAgent,
+    ip: device.ip,
   });
   return token;
 }
@@ -102,12 +123,55 @@ export async function revokeSession(ctx: AppContext, sessionId: string) {
   announceRevoked(ctx, sessionId);
 }
 
+/**
+ * Revokes the session `sessionId` only if it is a live session of `userId` (closing its sockets);
+ * false when there is no such session, so someone else's id is answered like an unknown one.
+ */
+export async function revokeOwnSession(ctx: AppContext, userId: string, sessionId: string) {
+  const [revoked] = await ctx.db
+    .update(sessions)
+    .set({ revokedAt: ctx.now() })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  if (revoked) announceRevoked(ctx, revoked.id);
+  return revoked !== undefined;
+}
+
+/** The user's sessions that still work (not revoked, not expired), most recently active first. */
+export async function liveSessionsOf(ctx: AppContext, userId: string) {
+  return ctx.db
+    .select({
+      id: sessions.id,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, ctx.now())))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt), asc(sessions.id));
+}
+
 /** Revokes every live session of the user but `keepSessionId` (password change), closing their sockets. */
 export async function revokeOtherSessions(ctx: AppContext, userId: string, keepSessionId: string) {
   const revoked = await ctx.db
     .update(sessions)
     .set({ revokedAt: ctx.now() })
     .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  for (const { id } of revoked) announceRevoked(ctx, id);
+  return revoked.length;
+}
+
+/**
+ * Revokes every live session of the user (password reset, an unverified account taken over by its
+ * address's Google identity), closing their sockets.
+ */
+export async function revokeAllSessions(ctx: AppContext, userId: string) {
+  const revoked = await ctx.db
+    .update(sessions)
+    .set({ revokedAt: ctx.now() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   for (const { id } of revoked) announceRevoked(ctx, id);
   return revoked.length;

@@ -20,6 +20,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+describe('content security policy', () => {
+  const connectSrc = (csp: string) => csp.split(';').find((d) => d.trim().startsWith('connect-src')) ?? '';
+
+  it('lets pages open websockets to this server only, never to any host', async () => {
+    const res = await t.app.inject({ url: '/', headers: { host: 'cohort.example.org:8443' } });
+    const directive = connectSrc(String(res.headers['content-security-policy']));
+    expect(directive).toContain('wss://cohort.example.org:8443');
+    expect(directive.split(/\s+/)).not.toContain('ws:');
+    expect(directive.split(/\s+/)).not.toContain('wss:');
+  });
+
+  it('ignores a Host header that would inject directives', async () => {
+    const res = await t.app.inject({ url: '/', headers: { host: "evil.test; script-src 'unsafe-inline'" } });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).not.toContain('evil.test');
+    expect(csp).not.toContain("script-src 'unsafe-inline'");
+  });
+});
+
 describe('operability', () => {
   it('reports liveness and database readiness', async () => {
     expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });

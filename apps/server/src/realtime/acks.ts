@@ -1,8 +1,8 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { isDatabaseUnavailable, isDiskFull } from '../http/db-errors.ts';
-import { HttpError } from '../http/errors.ts';
+import { isDatabaseUnavailable, isDataException, isDiskFull } from '../http/db-errors.ts';
+import { HttpError, INVALID_VALUE } from '../http/errors.ts';
 
 export type Ack = (answer: unknown) => void;
 
@@ -30,6 +30,10 @@ export function failureReason(ctx: AppContext, err: unknown, notFoundReason: str
   if (isDatabaseUnavailable(err)) {
     ctx.log.warn({ err }, 'socket handler failed: database unavailable');
     return CHAT_MESSAGES.unavailable;
+  }
+  if (isDataException(err)) {
+    ctx.log.warn({ err }, 'socket handler: data exception reached the database');
+    return INVALID_VALUE;
   }
   ctx.log.error({ err }, 'socket handler failed');
   return CHAT_MESSAGES.serverError;

@@ -51,3 +51,46 @@ export class SendLimiter {
     return true;
   }
 }
+
+/**
+ * A sliding-window counter per user, shared by every socket and HTTP request of that user on this
+ * node: opening more sockets (or posting over HTTP instead) does not raise anyone's rate.
+ */
+export class PerUserLimiter {
+  private readonly stamps = new Map<string, number[]>();
+  constructor(
+    private readonly limit: () => number,
+    private readonly windowMs: () => number,
+  ) {}
+
+  take(userId: string, now = Date.now()): boolean {
+    const since = now - this.windowMs();
+    const list = (this.stamps.get(userId) ?? []).filter((at) => at > since);
+    if (list.length >= this.limit()) {
+      this.stamps.set(userId, list);
+      return false;
+    }
+    list.push(now);
+    this.stamps.set(userId, list);
+    // Forget users who went quiet, so the map does not grow with everyone who ever sent.
+    if (this.stamps.size > 10_000) {
+      for (const [id, l] of this.stamps) if (l.every((at) => at <= since)) this.stamps.delete(id);
+    }
+    return true;
+  }
+}
+
+const sendLimiters = new WeakMap<object, PerUserLimiter>();
+
+/** The message-send limiter of one app (keyed by its context): chat and direct messages share it. */
+export function messageSendLimiter(app: object, options: RealtimeOptions): PerUserLimiter {
+  let limiter = sendLimiters.get(app);
+  if (!limiter) {
+    limiter = new PerUserLimiter(
+      () => options.sendRateLimit,
+      () => options.sendRateWindowMs,
+    );
+    sendLimiters.set(app, limiter);
+  }
+  return limiter;
+}

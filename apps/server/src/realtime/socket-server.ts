@@ -4,6 +4,7 @@ import { type Namespace, Server, type Socket } from 'socket.io';
 import type { AppContext } from '../context.ts';
 import { isAllowedOrigin } from '../http/origin.ts';
 import { resolveSession, SESSION_COOKIE, type SessionUser, tokenFromHeaders } from '../http/session.ts';
+import { unstorableReason } from '../http/storable-input.ts';
 
 export interface SocketData {
   user: SessionUser;
@@ -71,6 +72,10 @@ export const authenticateSocket =
     }
   };
 
+/** Sockets one user may hold open per namespace on one node (tabs × reconnects, generously). */
+export const MAX_SOCKETS_PER_USER = 30;
+export const TOO_MANY_CONNECTIONS = 'Too many open connections for this account: close some tabs and reload.';
+
 /** Room names shared by every namespace (DESIGN §6). */
 export const userRoom = (userId: string) => `user:${userId}`;
 export const channelRoom = (channelId: string) => `channel:${channelId}`;
@@ -82,9 +87,32 @@ export const channelRoom = (channelId: string) => `channel:${channelId}`;
 export function authenticatedNamespace(ctx: AppContext, io: Server, name: string): Namespace {
   const nsp = io.of(name);
   nsp.use(authenticateSocket(ctx));
+  // One person's sockets per namespace on this node are capped: the newest beyond the cap is
+  // refused with a reason the client shows, so one account cannot hold unbounded server memory.
+  const perUser = new Map<string, number>();
+  nsp.use((socket, next) => {
+    const userId = (socket.data as Partial<SocketData>).user?.id;
+    if (!userId) return next(new Error('unauthorized'));
+    const open = perUser.get(userId) ?? 0;
+    if (open >= MAX_SOCKETS_PER_USER) return next(new Error(TOO_MANY_CONNECTIONS));
+    perUser.set(userId, open + 1);
+    socket.once('disconnect', () => {
+      const left = (perUser.get(userId) ?? 1) - 1;
+      if (left <= 0) perUser.delete(userId);
+      else perUser.set(userId, left);
+    });
+    next();
+  });
   nsp.on('connection', (socket) => {
     const user = (socket.data as Partial<SocketData>).user;
     if (user) socket.join(userRoom(user.id));
+    // Text the database cannot store never reaches a handler: the sender's ack says which field.
+    socket.use((packet, next) => {
+      const reason = unstorableReason(packet.slice(1));
+      if (reason === null) return next();
+      const ack = packet[packet.length - 1];
+      if (typeof ack === 'function') ack({ ok: false, message: reason });
+    });
   });
   return nsp;
 }

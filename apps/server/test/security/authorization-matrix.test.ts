@@ -3,6 +3,9 @@ import type { UserTypingEvent } from '@cohort/shared/chat';
 import type { InjectOptions } from 'fastify';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountTokenKind, issueAccountToken } from '../../src/features/accounts/account-tokens.ts';
+import { totpAt } from '../../src/features/accounts/two-factor.test-fixtures.ts';
+import { createUser, type TestUser } from '../factories.ts';
 import {
   ACTORS,
   type Actor,
@@ -81,6 +84,46 @@ interface Row {
 const ws = (rest = '') => `/api/workspaces/${s.ws.name}${rest}`;
 const ch = (channel: string, rest = '') => ws(`/channels/${channel}${rest}`);
 const newMessage = () => ({ content: 'matrix says hi', clientId: randomUUID() });
+
+// -- Helpers of the sessions and two-factor rows --------------------------------------------------
+const isPerson = (actor: Actor): actor is Exclude<Actor, 'anonymous' | 'revoked'> =>
+  actor !== 'anonymous' && actor !== 'revoked';
+/** Signs `who` in once more (as another device would) and answers that session's id. */
+async function freshSessionId(sc: Scene, who: Exclude<Actor, 'anonymous' | 'revoked'> | TestUser) {
+  const person = typeof who === 'string' ? sc.people[who] : who;
+  const { token } = await sc.make('POST', '/api/login', 'anonymous', {
+    email: person.email,
+    password: person.password,
+  });
+  const listed = await sc.t.app.inject({
+    url: '/api/sessions',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return (listed.json() as { _id: string; current: boolean }[]).find((x) => x.current)?._id ?? '';
+}
+/** Starts a setup for the person and answers a code that matches none of the steps it would accept. */
+async function wrongCodeFor(sc: Scene, actor: Exclude<Actor, 'anonymous' | 'revoked'>) {
+  const { secret } = await sc.make('POST', '/api/2fa/setup', actor, {});
+  const now = sc.t.ctx.now().getTime();
+  const valid = await Promise.all([-1, 0, 1].map((d) => totpAt(secret, new Date(now + d * 30_000))));
+  return ['000000', '111111', '222222', '333333'].find((c) => !valid.includes(c)) ?? '444444';
+}
+
+// -- Helper of the verified-address and password-reset rows ---------------------------------------
+/**
+ * A live link token of `kind` for a fresh unverified account, as the server would mail it (the raw
+ * token exists only in the mail, so it is issued here the way the service issues it).
+ */
+async function mailedToken(sc: Scene, kind: AccountTokenKind) {
+  const user = await createUser(sc.t.app, { verified: false });
+  return issueAccountToken(sc.t.ctx.db, {
+    userId: user.id,
+    kind,
+    email: kind === 'change_email' ? `${uniqueName('confirmed')}@example.com` : user.email,
+    ttlMs: 60 * 60 * 1000,
+    now: sc.t.ctx.now(),
+  });
+}
 
 const ROWS: Row[] = [
   // -- System and public ----------------------------------------------------------------------------
@@ -196,6 +239,140 @@ const ROWS: Row[] = [
     expected: signedIn(200),
   },
 
+  // -- Verified addresses, password reset, e-mail change, mail outbox (issue 16) -----------------------
+  // Links are proof on their own (they may be opened signed out, on another device): everyone gets the
+  // same answer for a live link of a fresh account, made per caller since each use consumes it.
+  {
+    route: 'POST /api/account/verify-email',
+    public: true,
+    prepare: async (sc) => ({ token: await mailedToken(sc, 'verify_email') }),
+    url: () => '/api/account/verify-email',
+    body: (_sc, v) => ({ token: v.token }),
+    expected: everyone(200),
+  },
+  {
+    route: 'POST /api/account/verify-email',
+    variant: 'unknown link',
+    public: true,
+    url: () => '/api/account/verify-email',
+    body: () => ({ token: 'A'.repeat(43) }),
+    expected: everyone(400),
+  },
+  {
+    // Everyone in the scene is verified already (the unverified path: accounts/email.test.ts).
+    route: 'POST /api/account/verification/resend',
+    url: () => '/api/account/verification/resend',
+    expected: signedIn(400),
+  },
+  {
+    // The caller's own account only: a link goes to the new address, nothing changes before it is used.
+    route: 'POST /api/account/email',
+    prepare: async (sc, actor) => ({
+      password: isPerson(actor) ? sc.people[actor].password : 'correct horse battery',
+      newEmail: `${uniqueName('moving')}@example.com`,
+    }),
+    url: () => '/api/account/email',
+    body: (_sc, v) => ({ newEmail: v.newEmail, password: v.password }),
+    expected: signedIn(200),
+  },
+  {
+    route: 'POST /api/account/email/confirm',
+    public: true,
+    prepare: async (sc) => ({ token: await mailedToken(sc, 'change_email') }),
+    url: () => '/api/account/email/confirm',
+    body: (_sc, v) => ({ token: v.token }),
+    expected: everyone(200),
+  },
+  {
+    // The same answer whether or not the address has an account.
+    route: 'POST /api/account/password/forgot',
+    public: true,
+    url: () => '/api/account/password/forgot',
+    body: (sc) => ({ email: sc.spares[0]?.email }),
+    expected: everyone(200),
+  },
+  {
+    route: 'POST /api/account/password/reset',
+    public: true,
+    prepare: async (sc) => ({ token: await mailedToken(sc, 'reset_password') }),
+    url: () => '/api/account/password/reset',
+    body: (_sc, v) => ({ token: v.token, password: 'a fresh long passphrase' }),
+    expected: everyone(200),
+  },
+  {
+    // The operator's view: addresses listed in ADMIN_EMAILS only, none in this scene (mail/mail.test.ts).
+    route: 'GET /api/admin/mail',
+    url: () => '/api/admin/mail',
+    expected: signedIn(404),
+  },
+
+  // -- Sessions and two-factor sign-in (issue 16) ----------------------------------------------------
+  { route: 'GET /api/sessions', url: () => '/api/sessions', expected: signedIn(200) },
+  {
+    // A fresh session of the caller's own: revoking it leaves the session the other rows use.
+    route: 'DELETE /api/sessions/:sessionId',
+    prepare: async (sc, actor) => ({ id: await freshSessionId(sc, isPerson(actor) ? actor : 'admin') }),
+    url: (_sc, v) => `/api/sessions/${v.id}`,
+    expected: signedIn(204),
+  },
+  {
+    route: 'DELETE /api/sessions/:sessionId',
+    variant: "someone else's",
+    prepare: async (sc) => ({ id: await freshSessionId(sc, sc.spares[0] as TestUser) }),
+    url: (_sc, v) => `/api/sessions/${v.id}`,
+    expected: signedIn(404),
+  },
+  {
+    // Only the caller's own other sessions end; the one each row signs in with stays.
+    route: 'POST /api/sessions/revoke-others',
+    url: () => '/api/sessions/revoke-others',
+    body: () => ({}),
+    expected: signedIn(200),
+  },
+  { route: 'GET /api/2fa', url: () => '/api/2fa', expected: signedIn(200) },
+  {
+    // A pending secret only: two-factor sign-in stays off, so the other rows sign in as before.
+    route: 'POST /api/2fa/setup',
+    url: () => '/api/2fa/setup',
+    body: () => ({}),
+    expected: signedIn(200),
+  },
+  {
+    // A pending setup and a code that is certainly wrong for it: refused, nothing written.
+    route: 'POST /api/2fa/enable',
+    prepare: async (sc, actor) => ({ code: isPerson(actor) ? await wrongCodeFor(sc, actor) : '000000' }),
+    url: () => '/api/2fa/enable',
+    body: (_sc, v) => ({ code: v.code }),
+    expected: signedIn(400),
+  },
+  {
+    // Nobody here has 2FA on: there is nothing to turn off.
+    route: 'POST /api/2fa/disable',
+    url: () => '/api/2fa/disable',
+    body: () => ({ password: 'correct horse battery', code: '123456' }),
+    expected: signedIn(409),
+  },
+  {
+    // No session is needed (there is none yet at this step); an unknown challenge grants nothing.
+    route: 'POST /api/login/two-factor',
+    public: true,
+    url: () => '/api/login/two-factor',
+    body: () => ({ challenge: 'x'.repeat(43), code: '123456' }),
+    expected: everyone(401),
+  },
+  {
+    route: 'GET /api/workspaces/:workspaceName/two-factor',
+    url: () => ws('/two-factor'),
+    expected: member(403, 403, 200),
+  },
+  {
+    // Turning it off needs only the admin role (turning it on also needs the admin's own 2FA).
+    route: 'PUT /api/workspaces/:workspaceName/two-factor',
+    url: () => ws('/two-factor'),
+    body: () => ({ required: false }),
+    expected: member(403, 403, 200),
+  },
+
   // -- Workspaces, members, channels ----------------------------------------------------------------
   {
     route: 'POST /api/workspaces',
@@ -253,6 +430,68 @@ const ROWS: Row[] = [
     route: 'DELETE /api/workspaces/:workspaceName/invitations/:email',
     url: (sc) => ws(`/invitations/${encodeURIComponent(sc.invited)}`),
     expected: member(403, 403, 204),
+  },
+
+  // -- Invitations with consent and leaving (issue 16) ---------------------------------------------
+  // Mine: each person sees, accepts and declines only invitations to their own (verified) address;
+  // someone else's is answered like one that does not exist.
+  { route: 'GET /api/invitations', url: () => '/api/invitations', expected: signedIn(200) },
+  {
+    route: 'POST /api/invitations/:invitationId/accept',
+    variant: 'addressed to the caller',
+    prepare: async (sc, actor) => ({ id: await sc.makeInvitation(actor) }),
+    url: (_sc, v) => `/api/invitations/${v.id}/accept`,
+    body: () => ({}),
+    expected: signedIn(200),
+  },
+  {
+    route: 'POST /api/invitations/:invitationId/accept',
+    variant: "someone else's",
+    prepare: async (sc) => ({ id: await sc.makeInvitation('anonymous') }),
+    url: (_sc, v) => `/api/invitations/${v.id}/accept`,
+    body: () => ({}),
+    expected: signedIn(404),
+  },
+  {
+    route: 'POST /api/invitations/:invitationId/decline',
+    variant: 'addressed to the caller',
+    prepare: async (sc, actor) => ({ id: await sc.makeInvitation(actor) }),
+    url: (_sc, v) => `/api/invitations/${v.id}/decline`,
+    body: () => ({}),
+    expected: signedIn(204),
+  },
+  {
+    route: 'POST /api/invitations/:invitationId/decline',
+    variant: "someone else's",
+    prepare: async (sc) => ({ id: await sc.makeInvitation('anonymous') }),
+    url: (_sc, v) => `/api/invitations/${v.id}/decline`,
+    body: () => ({}),
+    expected: signedIn(404),
+  },
+  // A workspace's pending invitations: its admins only.
+  {
+    route: 'GET /api/workspaces/:workspaceName/invitations',
+    url: () => ws('/invitations'),
+    expected: member(403, 403, 200),
+  },
+  {
+    route: 'POST /api/workspaces/:workspaceName/invitations/:email/resend',
+    prepare: async (sc) => {
+      const email = `${uniqueName('resent')}@example.com`;
+      await sc.make('POST', ws('/members'), 'admin', { email, role: 'viewer' });
+      return { email };
+    },
+    url: (_sc, v) => ws(`/invitations/${encodeURIComponent(v.email as string)}/resend`),
+    body: () => ({}),
+    expected: member(403, 403, 200),
+  },
+  {
+    // Anyone may leave (a workspace of their own per caller); the only admin is refused with 409.
+    route: 'POST /api/workspaces/:workspaceName/leave',
+    prepare: async (sc) => ({ name: (await sc.makeWorkspace()).name }),
+    url: (_sc, v) => `/api/workspaces/${v.name}/leave`,
+    body: () => ({}),
+    expected: member(204, 204, 409),
   },
   {
     route: 'GET /api/workspaces/:workspaceName/channels',

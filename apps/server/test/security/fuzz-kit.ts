@@ -50,7 +50,25 @@ export const nastyStrings = [
   '-1',
   '1e309',
   'x'.repeat(10_000),
+  // Text PostgreSQL cannot store inside otherwise ordinary values.
+  'ok\u0000',
+  'caf\u00e9 \udc00',
+  // Dates and cursors beyond PostgreSQL's range or not what they claim.
+  '0000-01-01',
+  '99999-12-31',
+  '+275760-09-13T00:00:00.000Z',
+  '-000001-01-01T00:00:00Z',
+  'eyJ0IjoiOTk5OTktMDEtMDEiLCJpZCI6IngifQ',
+  'x before:0000-01-01',
+  'x during:294277',
+  'x after:2024-02-30',
 ];
+
+/** A body whose every known field holds the same value: gets a nasty string past "field missing". */
+export const uniformObject = (knownKeys: string[]) =>
+  fc
+    .constantFrom(...nastyStrings)
+    .map((value) => Object.fromEntries(knownKeys.map((key) => [key, value])) as Record<string, unknown>);
 
 /** Any junk JSON value: wrong types, unicode, nasty strings, pollution keys, nesting. */
 export const junkValue: fc.Arbitrary<unknown> = fc.oneof(

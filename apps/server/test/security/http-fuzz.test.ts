@@ -14,6 +14,7 @@ import {
   nastyStrings,
   pollutionBodies,
   rowCounts,
+  uniformObject,
 } from './fuzz-kit.ts';
 
 /**
@@ -133,7 +134,7 @@ const requestFor = (route: Route, values: Record<string, string>) =>
   fc.record({
     params: fc.tuple(...route.params.map((p) => paramValue(values[p]))),
     query: queryString(route.query),
-    body: fc.oneof(junkObject(route.bodyKeys), junkValue),
+    body: fc.oneof(junkObject(route.bodyKeys), uniformObject(route.bodyKeys), junkValue),
   });
 
 /** Lone surrogates cannot be percent-encoded: they go out as invalid UTF-8 escapes instead. */

@@ -10,6 +10,9 @@ const PresenceConnection = lazy(() =>
   import('../features/presence/presence-connection.tsx').then((m) => ({ default: m.PresenceConnection })),
 );
 
+// Only for accounts whose address is not verified yet: a chunk of its own, not in the entry.
+const VerifyEmailBanner = lazy(() => import('../features/accounts/verify-email-banner.tsx'));
+
 export function Layout() {
   // Every page of a signed-in user counts as a present tab (presence dots across the app).
   const me = useMe();
@@ -27,6 +30,11 @@ export function Layout() {
         Skip to main content
       </a>
       <Navbar />
+      {me.data && !me.data.emailVerified && (
+        <Suspense fallback={null}>
+          <VerifyEmailBanner email={me.data.email} />
+        </Suspense>
+      )}
       {/* At least a screen tall: the footer starts below the fold, so a lazily loaded page (taller
           than its "Loading..." placeholder) does not shift it on screen (CLS). */}
       <main id="main" tabIndex={-1} className="min-h-screen flex-1 focus:outline-none">

@@ -12,6 +12,9 @@ import { UserMenu } from './user-menu.tsx';
 const NotificationBell = lazy(() =>
   import('../features/notifications/notification-bell.tsx').then((m) => ({ default: m.NotificationBell })),
 );
+const InvitationsLink = lazy(() =>
+  import('../features/invitations/invitations-link.tsx').then((m) => ({ default: m.InvitationsLink })),
+);
 
 const links = [
   { to: '/dashboard', label: 'Workspaces' },
@@ -92,6 +95,9 @@ export function Navbar() {
             <span aria-hidden="true" className="h-9 w-36 animate-pulse rounded-lg bg-slate-100" />
           ) : me.data ? (
             <>
+              <Suspense fallback={null}>
+                <InvitationsLink />
+              </Suspense>
               <Suspense fallback={<span aria-hidden="true" className="size-9" />}>
                 <NotificationBell />
               </Suspense>

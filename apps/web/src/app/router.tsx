@@ -14,6 +14,10 @@ function page(load: () => Promise<{ default: ComponentType }>) {
 // Only the landing page ships in the initial bundle; every other screen loads when first visited.
 const LoginPage = page(() => import('../features/accounts/login-page.tsx'));
 const SignupPage = page(() => import('../features/accounts/signup-page.tsx'));
+const ForgotPasswordPage = page(() => import('../features/accounts/forgot-password-page.tsx'));
+const ResetPasswordPage = page(() => import('../features/accounts/reset-password-page.tsx'));
+const VerifyEmailPage = page(() => import('../features/accounts/verify-email-page.tsx'));
+const ConfirmEmailPage = page(() => import('../features/accounts/confirm-email-page.tsx'));
 const PricingPage = page(() => import('../features/pricing/pricing-page.tsx'));
 const ContactPage = page(() => import('../features/contact/contact-page.tsx'));
 const MeshPage = page(() => import('../features/calls/mesh-page.tsx'));
@@ -29,6 +33,7 @@ const CreateChannelPage = page(() => import('../features/workspaces/create-chann
 const WorkspaceSettingsPage = page(() => import('../features/workspaces/workspace-settings-page.tsx'));
 const ChatPage = page(() => import('../features/direct/chat-page.tsx'));
 const ProfilePage = page(() => import('../features/profile/profile-page.tsx'));
+const InvitationsPage = page(() => import('../features/invitations/invitations-page.tsx'));
 const ProjectsPage = page(() => import('../features/projects/projects-page.tsx'));
 const SearchPage = page(() => import('../features/search/search-page.tsx'));
 const NotFoundPage = page(() => import('./not-found-page.tsx'));
@@ -49,6 +54,11 @@ export const routes: RouteObject[] = [
       },
       { path: '/login', element: <LoginPage /> },
       { path: '/signup', element: <SignupPage /> },
+      // Not in the spec's table: the pages mailed links open (docs/accounts.md).
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/verify-email', element: <VerifyEmailPage /> },
+      { path: '/confirm-email', element: <ConfirmEmailPage /> },
       { path: '/canvas', element: <CanvasPage /> },
       { path: '/pricing', element: <PricingPage /> },
       {
@@ -149,6 +159,15 @@ export const routes: RouteObject[] = [
         element: (
           <RequireAuth>
             <ChatPage />
+          </RequireAuth>
+        ),
+      },
+      // Not in the spec's table: my pending workspace invitations (the invitation e-mail links here).
+      {
+        path: '/invitations',
+        element: (
+          <RequireAuth>
+            <InvitationsPage />
           </RequireAuth>
         ),
       },

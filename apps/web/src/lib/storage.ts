@@ -14,10 +14,23 @@ export function rememberUser(user: { email: string; firstName?: string; lastName
   }
 }
 
+/**
+ * What a signed-in person leaves in this browser that the next person must not find: unsent
+ * messages (the outboxes `cohort.outbox.<userId>.…`), the last direct conversation, recent tasks.
+ */
+const PERSONAL_KEYS = ['chatState', 'recentTasks'];
+const PERSONAL_PREFIXES = ['cohort.outbox.'];
+
+/** Signing out: the display keys and everything personal go. */
 export function forgetUser() {
   try {
-    localStorage.removeItem(STORAGE_KEYS.email);
-    localStorage.removeItem(STORAGE_KEYS.userName);
+    const keys = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i) ?? '');
+    for (const key of keys) {
+      if (PERSONAL_PREFIXES.some((p) => key.startsWith(p))) localStorage.removeItem(key);
+    }
+    for (const key of [STORAGE_KEYS.email, STORAGE_KEYS.userName, ...PERSONAL_KEYS]) {
+      localStorage.removeItem(key);
+    }
   } catch {
     // See rememberUser.
   }

@@ -3,21 +3,24 @@ import {
   changePasswordBody,
   googleCredentialBody,
   loginBody,
+  loginResponse,
   meResponse,
   messageResponse,
   signupBody,
   tokenResponse,
 } from '@cohort/shared/accounts';
+import { SECURITY_MESSAGES } from '@cohort/shared/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import {
   clearSessionCookie,
   currentUser,
+  deviceOf,
   requireUser,
   revokeSession,
   setSessionCookie,
 } from '../../http/session.ts';
-import { presentUser } from './accounts.presenter.ts';
+import { presentMe } from './accounts.presenter.ts';
 import { changePassword, login, signInWithGoogle, signup } from './accounts.service.ts';
 import { verifyGoogleCredential } from './google.ts';
 
@@ -37,12 +40,22 @@ export const accountsRoutes =
 
     app.post(
       '/api/login',
-      { schema: { tags, body: loginBody, response: { 200: tokenResponse } } },
+      { schema: { tags, body: loginBody, response: { 200: loginResponse } } },
       async (request, reply) => {
         const remember = request.body.remember === true;
-        const token = await login(ctx, { ...request.body, ip: request.ip, remember });
-        setSessionCookie(ctx, request, reply, token, remember);
-        return { token, message: ACCOUNT_MESSAGES.loginSuccess };
+        const outcome = await login(ctx, {
+          ...request.body,
+          ip: request.ip,
+          remember,
+          device: deviceOf(request),
+        });
+        // Two-factor sign-in: no token and no cookie until the code step (two-factor.routes.ts).
+        if ('challenge' in outcome) {
+          const { challenge } = outcome;
+          return { twoFactorRequired: true as const, challenge, message: SECURITY_MESSAGES.loginCodeNeeded };
+        }
+        setSessionCookie(ctx, request, reply, outcome.token, remember);
+        return { token: outcome.token, message: ACCOUNT_MESSAGES.loginSuccess };
       },
     );
 
@@ -56,7 +69,7 @@ export const accountsRoutes =
         async (request, reply) => {
           const identity = await verifyGoogleCredential(ctx, request.body.credential);
           const remember = request.body.remember === true;
-          const token = await signInWithGoogle(ctx, identity, remember);
+          const token = await signInWithGoogle(ctx, identity, remember, deviceOf(request));
           setSessionCookie(ctx, request, reply, token, remember);
           return { token, message };
         },
@@ -65,7 +78,7 @@ export const accountsRoutes =
 
     app.get('/api/me', { schema: { tags, response: { 200: meResponse } } }, async (request) => {
       const user = await requireUser(ctx, request);
-      return { user: presentUser(user) };
+      return { user: presentMe(user) };
     });
 
     app.post(

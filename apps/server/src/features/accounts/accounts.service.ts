@@ -1,24 +1,44 @@
 import type { ChangePasswordBody, SignupBody } from '@cohort/shared/accounts';
 import { ACCOUNT_MESSAGES } from '@cohort/shared/accounts';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { users } from '../../db/schema.ts';
+import { loginChallenges, recoveryCodes, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
-import { badRequest, conflict, HttpError, unauthorized } from '../../http/errors.ts';
-import { createSession, revokeOtherSessions, type SessionUser } from '../../http/session.ts';
+import { badRequest, conflict, unauthorized } from '../../http/errors.ts';
+import {
+  createSession,
+  revokeAllSessions,
+  revokeOtherSessions,
+  type SessionDevice,
+  type SessionUser,
+} from '../../http/session.ts';
+import type { Tx } from '../mail/mail.outbox.ts';
+import { retireAccountTokens } from './account-tokens.ts';
+import { queueVerification } from './email.service.ts';
 import type { GoogleIdentity } from './google.ts';
-import { isLoginBlocked, recordLoginFailure } from './login-limiter.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { throttledCheck } from './login-limiter.ts';
+import { assertStrongPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { createLoginChallenge } from './two-factor.service.ts';
 
 type UserInsert = typeof users.$inferInsert;
 
-/** Inserts the user and lets other features react (pending invitations) in the same transaction. */
-async function createUser(ctx: AppContext, values: UserInsert) {
+type User = typeof users.$inferSelect;
+
+/**
+ * Inserts the user and lets other features react (pending invitations) in the same transaction;
+ * `andThen` runs in it too (the verification mail of a sign-up).
+ */
+async function createUser(
+  ctx: AppContext,
+  values: UserInsert,
+  andThen?: (user: User, tx: Tx) => Promise<void>,
+) {
   try {
     return await ctx.db.transaction(async (tx) => {
       const [user] = await tx.insert(users).values(values).returning();
       if (!user) throw new Error('insert returned no row');
       for (const hook of ctx.onUserCreated) await hook(user, tx);
+      await andThen?.(user, tx);
       return user;
     });
   } catch (err) {
@@ -27,32 +47,46 @@ async function createUser(ctx: AppContext, values: UserInsert) {
   }
 }
 
+/**
+ * A password account, unverified: a verification link is mailed (queued in the same transaction, so
+ * an account never exists without its mail). It can sign in at once; invitations wait for the link.
+ */
 export async function signup(ctx: AppContext, body: SignupBody) {
   const [existing] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, body.email));
   if (existing) throw conflict(ACCOUNT_MESSAGES.emailTaken);
-  await createUser(ctx, {
-    email: body.email,
-    firstName: body.firstName,
-    lastName: body.lastName,
-    passwordHash: await hashPassword(body.password),
-  });
+  await assertStrongPassword(body.password, [body.email, body.firstName, body.lastName], 'password');
+  await createUser(
+    ctx,
+    {
+      email: body.email,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      passwordHash: await hashPassword(body.password),
+    },
+    (user, tx) => queueVerification(ctx, tx, user),
+  );
+  ctx.mail.wake();
 }
 
+/**
+ * A password sign-in: a session, or — when the account has two-factor sign-in on — only a challenge
+ * to redeem with a code at /api/login/two-factor (no session exists before the code).
+ */
 export async function login(
   ctx: AppContext,
-  input: { email: string; password: string; ip: string; remember: boolean },
-) {
-  if (await isLoginBlocked(ctx, input.ip, input.email)) {
-    throw new HttpError(429, ACCOUNT_MESSAGES.tooManyAttempts);
-  }
+  input: { email: string; password: string; ip: string; remember: boolean; device: SessionDevice },
+): Promise<{ token: string } | { challenge: string }> {
   const [user] = await ctx.db.select().from(users).where(eq(users.email, input.email));
-  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
+  // Reserved before argon2 runs (429 over the limits), released only when the password is right.
+  const ok = await throttledCheck(ctx, input, () =>
+    verifyPassword(user?.passwordHash ?? null, input.password),
+  );
   if (!user || !ok) {
-    await recordLoginFailure(ctx, input.ip, input.email);
     // One message for unknown e-mail and wrong password: no account enumeration.
     throw unauthorized(ACCOUNT_MESSAGES.invalidCredentials);
   }
-  return createSession(ctx, user.id, input.remember);
+  if (user.totpEnabledAt) return { challenge: await createLoginChallenge(ctx, user.id, input.remember) };
+  return { token: await createSession(ctx, user.id, input.remember, input.device) };
 }
 
 /**
@@ -65,9 +99,6 @@ export async function changePassword(
   user: SessionUser,
   input: ChangePasswordBody & { ip: string },
 ) {
-  if (await isLoginBlocked(ctx, input.ip, user.email)) {
-    throw new HttpError(429, ACCOUNT_MESSAGES.tooManyAttempts);
-  }
   const [row] = await ctx.db
     .select({ passwordHash: users.passwordHash })
     .from(users)
@@ -76,10 +107,12 @@ export async function changePassword(
   if (row && row.passwordHash === null) {
     throw badRequest(ACCOUNT_MESSAGES.googleOnlyAccount, 'currentPassword');
   }
-  if (!(await verifyPassword(row?.passwordHash ?? null, input.currentPassword))) {
-    await recordLoginFailure(ctx, input.ip, user.email);
+  const who = { ip: input.ip, email: user.email };
+  const current = row?.passwordHash ?? null;
+  if (!(await throttledCheck(ctx, who, () => verifyPassword(current, input.currentPassword)))) {
     throw badRequest(ACCOUNT_MESSAGES.wrongCurrentPassword, 'currentPassword');
   }
+  await assertStrongPassword(input.newPassword, [user.email, user.firstName, user.lastName], 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
   await revokeOtherSessions(ctx, user.id, user.sessionId);
@@ -87,23 +120,60 @@ export async function changePassword(
 
 /**
  * Google sign-in and sign-up share one rule: the account keyed by Google's `sub`, else the account
- * with the same (Google-verified) e-mail, which gets linked, else a new account.
+ * with the same (Google-verified) e-mail, else a new, verified account.
+ *
+ * A password account with that e-mail is linked as it is when its address was verified. One that was
+ * never verified proves nothing about who made it — perhaps someone who typed another person's
+ * address in advance — so the Google identity wins: its password, two-factor secret, recovery codes,
+ * pending links and every session end, and it becomes the Google user's verified account.
  */
-export async function signInWithGoogle(ctx: AppContext, identity: GoogleIdentity, remember: boolean) {
+export async function signInWithGoogle(
+  ctx: AppContext,
+  identity: GoogleIdentity,
+  remember: boolean,
+  device?: SessionDevice,
+) {
   const [bySub] = await ctx.db.select().from(users).where(eq(users.googleSub, identity.sub));
-  if (bySub) return createSession(ctx, bySub.id, remember);
+  if (bySub) return createSession(ctx, bySub.id, remember, device);
 
   const [byEmail] = await ctx.db.select().from(users).where(eq(users.email, identity.email));
   if (byEmail) {
     if (byEmail.googleSub) throw conflict('This e-mail is linked to another Google account');
-    await ctx.db.update(users).set({ googleSub: identity.sub }).where(eq(users.id, byEmail.id));
-    return createSession(ctx, byEmail.id, remember);
+    if (byEmail.emailVerifiedAt) {
+      await ctx.db.update(users).set({ googleSub: identity.sub }).where(eq(users.id, byEmail.id));
+      return createSession(ctx, byEmail.id, remember, device);
+    }
+    await takeOverUnverifiedAccount(ctx, byEmail.id, identity.sub);
+    return createSession(ctx, byEmail.id, remember, device);
   }
   const user = await createUser(ctx, {
     email: identity.email,
     googleSub: identity.sub,
     firstName: identity.firstName,
     lastName: identity.lastName,
+    emailVerifiedAt: ctx.now(),
   });
-  return createSession(ctx, user.id, remember);
+  return createSession(ctx, user.id, remember, device);
+}
+
+/** The unverified account becomes the Google user's: nothing its maker set up keeps working. */
+async function takeOverUnverifiedAccount(ctx: AppContext, userId: string, googleSub: string) {
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const [taken] = await tx
+      .update(users)
+      .set({ googleSub, passwordHash: null, emailVerifiedAt: now, totpSecret: null, totpEnabledAt: null })
+      // Still unverified and unlinked: a concurrent verification or link is not overwritten.
+      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt), isNull(users.googleSub)))
+      .returning({ id: users.id });
+    if (!taken) throw conflict('This account changed while signing in. Please try again.');
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await tx.delete(loginChallenges).where(eq(loginChallenges.userId, userId));
+    await retireAccountTokens(tx, userId, ['verify_email', 'reset_password', 'change_email'], now);
+  });
+  const ended = await revokeAllSessions(ctx, userId);
+  ctx.log.info(
+    { userId, sessionsEnded: ended },
+    'unverified password account taken over by its Google identity',
+  );
 }

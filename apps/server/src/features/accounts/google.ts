@@ -1,6 +1,7 @@
+import { EMAIL_MESSAGES, emailSchema } from '@cohort/shared/accounts';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { AppContext } from '../../context.ts';
-import { badRequest, HttpError, unauthorized } from '../../http/errors.ts';
+import { HttpError, unauthorized } from '../../http/errors.ts';
 
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 
@@ -36,10 +37,15 @@ export async function verifyGoogleCredential(ctx: AppContext, credential: string
     throw unauthorized('Invalid Google credential');
   }
   const { sub, email, email_verified: verified } = payload;
-  if (typeof sub !== 'string' || typeof email !== 'string') throw unauthorized('Invalid Google credential');
-  if (verified !== true) throw badRequest('Your Google e-mail address is not verified');
+  if (typeof sub !== 'string' || sub === '' || typeof email !== 'string') {
+    throw unauthorized('Invalid Google credential');
+  }
+  // Only an address Google checked identifies a person here (it may be linked to an existing account).
+  if (verified !== true) throw unauthorized(EMAIL_MESSAGES.googleUnverified);
+  const parsed = emailSchema.safeParse(email);
+  if (!parsed.success) throw unauthorized(EMAIL_MESSAGES.googleBadEmail);
   const [firstName, lastName] = splitName(payload);
-  return { sub, email: email.trim().toLowerCase(), firstName, lastName };
+  return { sub, email: parsed.data, firstName, lastName };
 }
 
 /** The spec's rule: the display name's first word is the first name, the rest the last name. */

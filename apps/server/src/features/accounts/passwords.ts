@@ -1,4 +1,6 @@
+import { passwordProblem } from '@cohort/shared/password-strength';
 import { hash, verify } from '@node-rs/argon2';
+import { badRequest } from '../../http/errors.ts';
 
 // OWASP Password Storage Cheat Sheet: argon2id, 19 MiB, 2 iterations, 1 lane.
 const ARGON2ID = 2;
@@ -16,4 +18,14 @@ export async function verifyPassword(passwordHash: string | null, password: stri
     return false;
   }
   return verify(passwordHash, password);
+}
+
+/**
+ * The password rule of signup, reset and change (packages/shared/src/password-strength.ts, the same
+ * check the web forms run): a 400 naming `field`, with zxcvbn's reason. The person's name and
+ * address count as easy words.
+ */
+export async function assertStrongPassword(password: string, userInputs: string[], field: string) {
+  const problem = await passwordProblem(password, userInputs);
+  if (problem) throw badRequest(problem, field);
 }

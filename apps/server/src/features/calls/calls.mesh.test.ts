@@ -157,6 +157,29 @@ describe('/mesh rooms', () => {
     expect(await left).toEqual({ id: b.id });
   });
 
+  it('two joins at once put a socket in one room only', async () => {
+    const api = client(t);
+    const rooms = await Promise.all(
+      [0, 1, 2].map(async () => (await api.post('/api/calls/rooms', ada, {})).json().roomId as string),
+    );
+    const a = await mesh(ada);
+    const acks = await Promise.all(rooms.map((room) => join(a, room)));
+    for (const ack of acks) expect(ack).toEqual({ ok: true });
+    const nsp = t.io.of(MESH_NAMESPACE);
+    const memberships = await Promise.all(
+      rooms.map(async (room) => (await nsp.in(`mesh:${room}`).fetchSockets()).some((s) => s.id === a.id)),
+    );
+    // Joined in arrival order, each join leaving the one before: only the last room holds it.
+    expect(memberships).toEqual([false, false, true]);
+  });
+
+  it(`joins arriving at once still stop at ${MESH_ROOM_MAX}`, async () => {
+    const all = await Promise.all(users.map((u) => mesh(u)));
+    const acks = await Promise.all(all.map((s) => join(s, other._id)));
+    expect(acks.filter((a) => a.ok).length).toBe(MESH_ROOM_MAX);
+    expect(acks.filter((a) => !a.ok)).toEqual([{ ok: false, reason: CALL_REASONS.roomFull }]);
+  });
+
   it('an ad-hoc link expires after a day', async () => {
     const res = await client(t).post('/api/calls/rooms', ada, {});
     const { roomId } = res.json() as { roomId: string };

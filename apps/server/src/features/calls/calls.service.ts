@@ -1,9 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { TURN_CREDENTIAL_TTL_SECONDS } from '@cohort/shared/calls';
-import { and, eq, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { users, workspaceMembers } from '../../db/schema.ts';
+import { users } from '../../db/schema.ts';
+import { sharesWorkspace } from '../workspaces/workspaces.access.ts';
 
 export interface Party {
   id: string;
@@ -20,20 +20,14 @@ async function findUserByEmail(ctx: AppContext, email: string): Promise<Party | 
 }
 
 /**
- * The person a caller may ring: someone with an account who shares a workspace with the caller.
- * Unknown e-mails, oneself and strangers all give null, so the caller learns nothing more.
+ * The person a caller may ring: someone with an account who shares a workspace with the caller (the
+ * same rule as direct messages). Unknown e-mails, oneself and strangers all give null, so the caller
+ * learns nothing more.
  */
 export async function findCallee(ctx: AppContext, caller: Party, email: string): Promise<Party | null> {
   const callee = await findUserByEmail(ctx, email);
   if (!callee || callee.id === caller.id) return null;
-  const other = alias(workspaceMembers, 'other');
-  const [shared] = await ctx.db
-    .select({ one: sql<number>`1` })
-    .from(workspaceMembers)
-    .innerJoin(other, and(eq(other.workspaceId, workspaceMembers.workspaceId), eq(other.userId, callee.id)))
-    .where(eq(workspaceMembers.userId, caller.id))
-    .limit(1);
-  return shared ? callee : null;
+  return (await sharesWorkspace(ctx, caller.id, callee.id)) ? callee : null;
 }
 
 export interface IceServer {

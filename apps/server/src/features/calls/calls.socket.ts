@@ -23,9 +23,10 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { type Ack, ackOf } from '../../realtime/acks.ts';
+import { KeyedSerial } from '../../realtime/keyed-serial.ts';
 import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
-import { loadChannelByIdForUser } from '../workspaces/workspaces.access.ts';
+import { loadChannelByIdForUser, sharesWorkspace } from '../workspaces/workspaces.access.ts';
 import { membershipEvents } from '../workspaces/workspaces.events.ts';
 import { type AdHocRooms, findCallee } from './calls.service.ts';
 
@@ -130,6 +131,29 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
     nsp.to(to).emit(event, { from: fromEmail });
   };
 
+  // A call lasts only while its two people share a workspace (the rule that let it ring): when one
+  // leaves or is removed, or the workspace goes, the calls of those who no longer share one end at
+  // once, for both sides.
+  const endCallsOfStrangers = async (userIds: readonly string[]) => {
+    for (const userId of userIds) {
+      const leg = legs.get(userId);
+      if (!leg || (await sharesWorkspace(ctx, userId, leg.peerId))) continue;
+      if (legs.get(userId) !== leg) continue;
+      const myEmail = legs.get(leg.peerId)?.peerEmail;
+      const mine = target(userId);
+      hangUp(userId, VIDEO_EVENTS.callEnded, myEmail ?? '');
+      nsp.to(mine).emit(VIDEO_EVENTS.callEnded, { from: leg.peerEmail });
+    }
+  };
+  const onMemberRemoved = ({ userId }: { userId: string }) => {
+    endCallsOfStrangers([userId]).catch((err) => ctx.log.error({ err }, 'ending calls failed'));
+  };
+  const onWorkspaceDeleted = ({ userIds }: { userIds: string[] }) => {
+    endCallsOfStrangers(userIds).catch((err) => ctx.log.error({ err }, 'ending calls failed'));
+  };
+  membershipEvents.on('memberRemoved', onMemberRemoved);
+  membershipEvents.on('workspaceDeleted', onWorkspaceDeleted);
+
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
     const me = { id: user.id, email: user.email.toLowerCase() };
@@ -221,7 +245,13 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
     });
   });
 
-  return { nsp };
+  return {
+    nsp,
+    close: () => {
+      membershipEvents.off('memberRemoved', onMemberRemoved);
+      membershipEvents.off('workspaceDeleted', onWorkspaceDeleted);
+    },
+  };
 }
 
 interface MeshSocketData extends SocketData {
@@ -316,6 +346,7 @@ export function registerMeshNamespace(
   membershipEvents.on('workspaceDeleted', onMembershipChange);
   membershipEvents.on('channelDeleted', onMembershipChange);
 
+  const serial = new KeyedSerial();
   nsp.on('connection', (socket: Socket) => {
     const data = socket.data as MeshSocketData;
     const limiter = callLimiter(options);
@@ -327,28 +358,35 @@ export function registerMeshNamespace(
       return members.filter((s) => s.id !== socket.id);
     };
 
+    // Joins and leaves of one socket run one at a time (two joins at once must not leave it in two
+    // rooms), and so do the capacity checks of one room on this node (two joins must not both see 5).
     socket.on(
       MESH_EVENTS.join,
-      guarded(limiter, meshJoinPayload, async ({ room }, reply) => {
-        try {
-          if (!(await mayJoin(data.user, room))) return reply(refuse(CALL_REASONS.forbidden));
-          if (data.meshRoom === room) return reply(OK);
-          const present = await nsp.in(meshRoomName(room)).fetchSockets();
-          if (present.length >= MESH_ROOM_MAX) return reply(refuse(CALL_REASONS.roomFull));
-          await leave();
-          data.meshRoom = room;
-          socket.join(meshRoomName(room));
-          reply(OK);
-          socket.to(meshRoomName(room)).emit(MESH_EVENTS.userJoined, participantOf(socket.id, data));
-        } catch (err) {
-          ctx.log.error({ err }, 'mesh join failed');
-          reply(refuse(CALL_REASONS.serverError));
-        }
-      }),
+      guarded(limiter, meshJoinPayload, ({ room }, reply) =>
+        serial.run(`socket:${socket.id}`, () =>
+          serial.run(`room:${room}`, async () => {
+            try {
+              if (!(await mayJoin(data.user, room))) return reply(refuse(CALL_REASONS.forbidden));
+              if (socket.disconnected) return reply(refuse(CALL_REASONS.forbidden));
+              if (data.meshRoom === room) return reply(OK);
+              const present = await nsp.in(meshRoomName(room)).fetchSockets();
+              if (present.length >= MESH_ROOM_MAX) return reply(refuse(CALL_REASONS.roomFull));
+              await leave();
+              data.meshRoom = room;
+              socket.join(meshRoomName(room));
+              reply(OK);
+              socket.to(meshRoomName(room)).emit(MESH_EVENTS.userJoined, participantOf(socket.id, data));
+            } catch (err) {
+              ctx.log.error({ err }, 'mesh join failed');
+              reply(refuse(CALL_REASONS.serverError));
+            }
+          }),
+        ),
+      ),
     );
 
     socket.on(MESH_EVENTS.leave, async (_payload: unknown, ack: unknown) => {
-      await leave();
+      await serial.run(`socket:${socket.id}`, leave);
       ackOf(ack)(OK);
     });
 

@@ -222,6 +222,54 @@ describe('/video one-to-one calls', () => {
     expect(await call(a, bob.email)).toEqual({ ok: true });
   });
 
+  it('stop between people who no longer share a workspace: a call in progress ends, a new one is refused', async () => {
+    const [fay, gus] = await Promise.all([
+      createUser(t.app, { firstName: 'Fay', lastName: 'F' }),
+      createUser(t.app, { firstName: 'Gus', lastName: 'G' }),
+    ]);
+    const team = await createWorkspace(t, fay, { members: [{ email: gus.email }] });
+    const [f, g] = await Promise.all([video(fay), video(gus)]);
+    const incoming = next(g, VIDEO_EVENTS.incomingCall);
+    expect(await call(f, gus.email)).toEqual({ ok: true });
+    await incoming;
+    expect(await request(g, VIDEO_EVENTS.acceptCall, { to: fay.email, answer })).toEqual({ ok: true });
+
+    const fayEnded = next<{ from: string }>(f, VIDEO_EVENTS.callEnded);
+    const gusEnded = next<{ from: string }>(g, VIDEO_EVENTS.callEnded);
+    const left = await t.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${encodeURIComponent(team.name)}/leave`,
+      headers: gus.auth,
+      payload: {},
+    });
+    expect(left.statusCode).toBe(204);
+    expect(await fayEnded).toEqual({ from: gus.email });
+    expect(await gusEnded).toEqual({ from: fay.email });
+    // Nothing more is relayed, and ringing again is refused like ringing a stranger.
+    expect(await request(f, VIDEO_EVENTS.candidate, { to: gus.email, candidate })).toEqual({
+      ok: false,
+      reason: CALL_REASONS.noCall,
+    });
+    expect(await call(f, gus.email)).toEqual({ ok: false, reason: CALL_REASONS.unavailable });
+    expect(await call(g, fay.email)).toEqual({ ok: false, reason: CALL_REASONS.unavailable });
+  });
+
+  it('a call between people who still share another workspace survives one of them leaving', async () => {
+    const { a, b } = await connected();
+    const other = await createWorkspace(t, alice, { members: [{ email: bob.email }] });
+    const ended = collect(a, VIDEO_EVENTS.callEnded);
+    const left = await t.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${encodeURIComponent(other.name)}/leave`,
+      headers: bob.auth,
+      payload: {},
+    });
+    expect(left.statusCode).toBe(204);
+    await sleep(150);
+    expect(ended).toEqual([]);
+    expect(await request(b, VIDEO_EVENTS.candidate, { to: alice.email, candidate })).toEqual({ ok: true });
+  });
+
   it('a flood is rate limited', async () => {
     const a = await video(alice);
     const answers = await Promise.all(

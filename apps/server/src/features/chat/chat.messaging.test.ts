@@ -3,6 +3,7 @@ import {
   CHAT_MESSAGES,
   CHAT_NAMESPACE,
   type ChannelMessage,
+  MAX_DISTINCT_REACTIONS,
   type SendChannelMessageAck,
 } from '@cohort/shared/chat';
 import type { Socket } from 'socket.io-client';
@@ -162,6 +163,22 @@ describe('backfill of changes', () => {
 });
 
 describe('reactions', () => {
+  it(`caps a message at ${MAX_DISTINCT_REACTIONS} different emoji, even when they arrive at once`, async () => {
+    const m = await post(viewer, 'react to me a lot');
+    // Emoji the schema accepts: one pictographic grapheme each.
+    const pool = [
+      ...'😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰😗😙😚🙂🤗🤩🤔🤨😐😑😶🙄😏😣😥😮🤐😯😪😫🥱😴😌😛😜😝🤤😒😓😔😕🙃🤑😲🙁😖😞😟😤😢😭😦😧😨😩🤯😬😰😱🥵🥶',
+    ];
+    expect(pool.length).toBeGreaterThan(MAX_DISTINCT_REACTIONS + 5);
+    const answers = await Promise.all(pool.map((emoji, i) => react(i % 2 ? viewer : admin, m._id, emoji)));
+    expect(answers.filter((r) => r.statusCode === 200).length).toBe(MAX_DISTINCT_REACTIONS);
+    const refused = answers.filter((r) => r.statusCode !== 200);
+    for (const r of refused) expect(r.json()).toEqual({ message: CHAT_MESSAGES.tooManyReactions });
+    // Joining an emoji already there is still fine.
+    const first = (await history(viewer)).find((x) => x._id === m._id)?.reactions[0]?.emoji ?? '';
+    expect((await react(editor, m._id, first)).statusCode).toBe(200);
+  });
+
   it('adds and removes idempotently, counts and names who reacted, tells the room', async () => {
     const m = await post(admin, 'ship it?');
     const watcher = await chatSocket(admin);

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChannelMessage } from '@cohort/shared/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../../test/factories.ts';
-import { call, createTeam, type HttpUser, signUp } from '../../../test/server-process.ts';
+import { call, createTeam, type HttpUser, signUp, watchOutboxOf } from '../../../test/server-process.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { OutboxClient } from './chat.outbox-client.ts';
 import { eventually, sleep } from './chat.test-helpers.ts';
@@ -34,6 +34,8 @@ beforeAll(async () => {
   // The flood guard is not under test here: 500 messages in a few seconds is the point.
   t.realtime.sendRateLimit = 10_000;
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  // The members verify their addresses from the mail this app writes (to join the team).
+  watchOutboxOf(t.ctx.config.DATA_DIR);
   users = await Promise.all(Array.from({ length: 5 }, (_, i) => signUp(url, uniqueEmail(`offline${i}`))));
   const [owner, ...rest] = users as [HttpUser, ...HttpUser[]];
   team = await createTeam(url, owner, rest, `offline-${Date.now()}`);

@@ -13,7 +13,7 @@ import { apiError } from '@cohort/shared/errors';
 import { channelParams } from '@cohort/shared/workspaces';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { HttpError, notFound } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import { roleCan } from '../workspaces/workspaces.policy.ts';
 import { createdEvent, emitMessageCreated } from './chat.events.ts';
@@ -77,6 +77,8 @@ export const chatRoutes =
       },
       async (request, reply) => {
         const user = await requireUser(ctx, request);
+        // The same per-user budget as the sockets: posting over HTTP is no way around it.
+        if (!realtime.sendLimiter.take(user.id)) throw new HttpError(429, CHAT_MESSAGES.slowDown);
         const { workspaceName, channelId } = request.params;
         const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
         authorizePost(access);

@@ -3,6 +3,7 @@ import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
+import { addReactionCapped } from '../../db/capped-reaction.ts';
 import type { Db } from '../../db/client.ts';
 import {
   channelMembers,
@@ -420,11 +421,9 @@ export async function setChannelReaction(
   const message = await loadMessageInChannel(ctx, channelId, messageId);
   if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
   const changed = on
-    ? await ctx.db
-        .insert(channelMessageReactions)
-        .values({ messageId, userId, emoji })
-        .onConflictDoNothing()
-        .returning({ id: channelMessageReactions.messageId })
+    ? (await addReactionCapped(ctx.db, channelMessageReactions, { messageId, userId, emoji }))
+      ? [{ id: messageId }]
+      : []
     : await ctx.db
         .delete(channelMessageReactions)
         .where(

@@ -4,12 +4,13 @@ import {
   CHAT_NAMESPACE,
   type ChannelMessage,
   MESSAGE_MAX_LENGTH,
+  SEND_RATE_LIMIT,
   type SendChannelMessageAck,
   type UserTypingEvent,
 } from '@cohort/shared/chat';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { channelMessages, sessions } from '../../db/schema.ts';
@@ -242,10 +243,56 @@ describe('/chat delivery', () => {
   });
 
   it('refuses a flood with "Slow down"', async () => {
-    const e = await chatSocket(editor);
-    const acks = await Promise.all(Array.from({ length: 25 }, (_, i) => send(e, `flood ${i}`)));
+    t.realtime.sendRateLimit = SEND_RATE_LIMIT;
+    onTestFinished(() => {
+      t.realtime.sendRateLimit = 10_000;
+    });
+    // A sender with no sends yet in the window: the budget is per user.
+    const fresh = await createUser(t.app);
+    const freshWs = await createWorkspace(t, fresh);
+    const channel = await createChannel(t, fresh, freshWs.name, {});
+    const e = await chatSocket(fresh);
+    await join(e, channel._id, freshWs.name);
+    const acks = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        request<SendChannelMessageAck>(e, CHAT_EVENTS.sendMessage, {
+          ...ref(channel._id, freshWs.name),
+          clientId: newClientId(),
+          message: { content: `flood ${i}` },
+        }),
+      ),
+    );
     expect(acks.filter((a) => a.ok)).toHaveLength(20);
     expect(acks.filter((a) => !a.ok).map((a) => a.message)).toEqual(Array(5).fill(CHAT_MESSAGES.slowDown));
+  });
+
+  it("shares one budget between all of a user's sockets and HTTP posts", async () => {
+    t.realtime.sendRateLimit = SEND_RATE_LIMIT;
+    onTestFinished(() => {
+      t.realtime.sendRateLimit = 10_000;
+    });
+    const flooder = await createUser(t.app, { firstName: 'Flo', lastName: 'Oder' });
+    const flooderWs = await createWorkspace(t, flooder);
+    const channel = await createChannel(t, flooder, flooderWs.name, {});
+    const sockets = await Promise.all(Array.from({ length: 4 }, () => chatSocket(flooder)));
+    await Promise.all(sockets.map((s) => join(s, channel._id, flooderWs.name)));
+    const sendTo = (s: Socket, i: number) =>
+      request<SendChannelMessageAck>(s, CHAT_EVENTS.sendMessage, {
+        ...ref(channel._id, flooderWs.name),
+        clientId: newClientId(),
+        message: { content: `many tabs ${i}` },
+      });
+    // Ten from each of four sockets: twenty pass in all, not twenty per socket.
+    const acks = await Promise.all(
+      sockets.flatMap((s) => Array.from({ length: 10 }, (_, i) => sendTo(s, i))),
+    );
+    expect(acks.filter((a) => a.ok)).toHaveLength(20);
+    const http = await api.post(wsUrl(flooderWs.name, `/channels/${channel._id}/messages`), flooder, {
+      clientId: newClientId(),
+      content: 'over HTTP instead',
+    });
+    expect(http.statusCode).toBe(429);
+    expect(http.json().message).toBe(CHAT_MESSAGES.slowDown);
   });
 });
 
@@ -290,6 +337,25 @@ describe('/chat typing', () => {
     } finally {
       t.realtime.typingExpireMs = 5000;
     }
+  });
+
+  it('throttles typing per user: alternating between channels relays no faster', async () => {
+    const channels = await Promise.all(Array.from({ length: 6 }, () => createChannel(t, admin, ws.name, {})));
+    const [a, v] = await Promise.all([chatSocket(admin), chatSocket(viewer)]);
+    for (const c of channels) await Promise.all([join(a, c._id), join(v, c._id)]);
+    const seen = collect<UserTypingEvent>(v, CHAT_EVENTS.userTyping);
+    for (let round = 0; round < 10; round++) {
+      for (const c of channels) {
+        a.emit(CHAT_EVENTS.typing, { ...ref(c._id), isTyping: true });
+        a.emit(CHAT_EVENTS.typing, { ...ref(c._id), isTyping: false });
+      }
+    }
+    await sleep(300);
+    // 120 starts and stops in six channels: a few announcements, each taken back once.
+    const starts = seen.filter((e) => e.isTyping).length;
+    expect(starts).toBeGreaterThan(0);
+    expect(starts).toBeLessThanOrEqual(4);
+    expect(seen.filter((e) => !e.isTyping).length).toBe(starts);
   });
 
   it('ignores typing in a channel the socket has not joined', async () => {

@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { uuidArray } from '../../db/any-uuid.ts';
 import { channelMembers, channels, workspaceMembers } from '../../db/schema.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
-import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
+import { messageSendLimiter, type PerUserLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import {
   authenticatedNamespace,
   channelRoom,
@@ -42,6 +42,8 @@ export interface ChatRealtime {
   /** After a commit: a message's new state (edit, delete, reaction, thread reply) to its channel's room. */
   announceUpdate(message: ChannelMessage): void;
   announceCreated(senderId: string, message: ChannelMessage): Promise<void>;
+  /** Messages per user over every socket and HTTP request (shared with direct messages). */
+  sendLimiter: PerUserLimiter;
   close(): void;
 }
 
@@ -51,16 +53,37 @@ export interface ChatRealtime {
  * `isTyping: false`. The typer's own sockets (all tabs) never get their own typing events. Timers
  * are per node: a node going away only ends its users' indicators early.
  */
+/** At most this many typing announcements per user per throttle window, whatever the channels. */
+const TYPING_RELAYS_PER_WINDOW = 4;
+
 class TypingTracker {
   private readonly states = new Map<
     string,
-    { lastRelay: number; timer: NodeJS.Timeout; channelId: string; userId: string; email: string }
+    {
+      lastRelay: number;
+      announced: boolean;
+      timer: NodeJS.Timeout;
+      channelId: string;
+      userId: string;
+      email: string;
+    }
   >();
+  /** Relays per user in the last throttle window, over all channels: switching channels is no way around it. */
+  private readonly relaysByUser = new Map<string, number[]>();
 
   constructor(
     private readonly nsp: Namespace,
     private readonly options: RealtimeOptions,
   ) {}
+
+  private takeUserRelay(userId: string, now: number): boolean {
+    const since = now - this.options.typingThrottleMs;
+    const recent = (this.relaysByUser.get(userId) ?? []).filter((at) => at > since);
+    if (recent.length >= TYPING_RELAYS_PER_WINDOW) return false;
+    recent.push(now);
+    this.relaysByUser.set(userId, recent);
+    return true;
+  }
 
   typing(user: { id: string; email: string }, channelId: string, isTyping: boolean) {
     const key = `${channelId}|${user.id}`;
@@ -71,11 +94,13 @@ class TypingTracker {
     }
     const now = Date.now();
     if (state) clearTimeout(state.timer);
-    const relay = !state || now - state.lastRelay >= this.options.typingThrottleMs;
+    const due = !state || now - state.lastRelay >= this.options.typingThrottleMs;
+    const relay = due && this.takeUserRelay(user.id, now);
     const timer = setTimeout(() => this.stop(channelId, user.id), this.options.typingExpireMs);
     timer.unref();
     this.states.set(key, {
-      lastRelay: relay ? now : (state?.lastRelay ?? now),
+      lastRelay: relay ? now : (state?.lastRelay ?? 0),
+      announced: relay || (state?.announced ?? false),
       timer,
       channelId,
       userId: user.id,
@@ -91,7 +116,14 @@ class TypingTracker {
     if (!state) return;
     clearTimeout(state.timer);
     this.states.delete(key);
-    this.emit({ channelId, userId, email: state.email, isTyping: false });
+    if (![...this.states.values()].some((st) => st.userId === userId)) {
+      // Kept only while they matter: the window of the user's last relays.
+      const since = Date.now() - this.options.typingThrottleMs;
+      const recent = (this.relaysByUser.get(userId) ?? []).filter((at) => at > since);
+      if (recent.length === 0) this.relaysByUser.delete(userId);
+    }
+    // Only what the others were told is taken back: refused starts end silently.
+    if (state.announced) this.emit({ channelId, userId, email: state.email, isTyping: false });
   }
 
   private emit(event: UserTypingEvent) {
@@ -104,6 +136,7 @@ class TypingTracker {
   close() {
     for (const state of this.states.values()) clearTimeout(state.timer);
     this.states.clear();
+    this.relaysByUser.clear();
   }
 }
 
@@ -115,6 +148,7 @@ class TypingTracker {
 export function registerChatNamespace(ctx: AppContext, io: Server, options: RealtimeOptions): ChatRealtime {
   const nsp = authenticatedNamespace(ctx, io, CHAT_NAMESPACE);
   const typing = new TypingTracker(nsp, options);
+  const sendLimiter = messageSendLimiter(ctx, options);
 
   const announce = (senderId: string, message: ChannelMessage) => {
     typing.stop(message.channel, senderId);
@@ -135,7 +169,6 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
 
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
-    const limiter = new SendLimiter(options);
     const resolved = new ResolvedChannels();
 
     socket.on(CHAT_EVENTS.joinChannel, async (payload: unknown, ack: unknown) => {
@@ -172,7 +205,7 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
 
     socket.on(CHAT_EVENTS.sendMessage, async (payload: unknown, ack: unknown) => {
       const reply = ackOf(ack);
-      if (!limiter.take()) return reply({ ok: false, message: CHAT_MESSAGES.slowDown });
+      if (!sendLimiter.take(user.id)) return reply({ ok: false, message: CHAT_MESSAGES.slowDown });
       const parsed = sendChannelMessagePayload.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
       const { workspaceName, channelId, clientId, message } = parsed.data;
@@ -252,6 +285,7 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     announce,
     announceUpdate,
     announceCreated,
+    sendLimiter,
     close: () => {
       clearInterval(roomTimer);
       membershipEvents.off('memberRemoved', handlers.memberRemoved);

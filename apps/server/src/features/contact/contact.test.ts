@@ -1,3 +1,4 @@
+import { CONTACT_MESSAGES, CONTACT_PER_HOUR, NEWSLETTER_PER_HOUR } from '@cohort/shared/contact';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../../test/factories.ts';
@@ -49,5 +50,38 @@ describe('POST /api/newsletter', () => {
     ).toHaveLength(1);
     const bad = await t.app.inject({ method: 'POST', url: '/api/newsletter', payload: { email: 'x' } });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('floods', () => {
+  it('takes a few contact messages and newsletter sign-ups per address and hour, in parallel too', async () => {
+    const send = (url: string, payload: object, remoteAddress: string) =>
+      t.app.inject({ method: 'POST', url, payload, remoteAddress });
+    const ip = '203.0.113.44';
+    const before = (await t.ctx.db.select().from(contactMessages)).length;
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        send('/api/contact', { name: 'Bot', email: uniqueEmail('bot'), message: `spam ${i}` }, ip),
+      ),
+    );
+    expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(CONTACT_PER_HOUR);
+    for (const r of burst.filter((x) => x.statusCode !== 201)) {
+      expect(r.statusCode).toBe(429);
+      expect(r.json().message).toBe(CONTACT_MESSAGES.tooOften);
+    }
+    expect((await t.ctx.db.select().from(contactMessages)).length).toBe(before + CONTACT_PER_HOUR);
+    // Another address is not affected; the next hour, this one may write again.
+    expect(
+      (await send('/api/contact', { name: 'P', email: uniqueEmail(), message: 'hi' }, '203.0.113.45'))
+        .statusCode,
+    ).toBe(201);
+    const signups = await Promise.all(
+      Array.from({ length: 15 }, () => send('/api/newsletter', { email: uniqueEmail('list') }, ip)),
+    );
+    expect(signups.filter((r) => r.statusCode === 201)).toHaveLength(NEWSLETTER_PER_HOUR);
+    t.advance(60 * 60 * 1000 + 1000);
+    expect(
+      (await send('/api/contact', { name: 'P', email: uniqueEmail(), message: 'hi' }, ip)).statusCode,
+    ).toBe(201);
   });
 });

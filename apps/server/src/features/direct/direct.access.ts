@@ -1,9 +1,9 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
-import { and, eq, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { directConversations, users, workspaceMembers } from '../../db/schema.ts';
+import { users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
+import { sharesWorkspace } from '../workspaces/workspaces.access.ts';
 
 /** Who may write to whom (used by direct messages and by files shared in a direct conversation). */
 
@@ -27,27 +27,14 @@ export async function findUserByEmail(ctx: AppContext, email: string): Promise<P
 }
 
 /**
- * Two people may message each other when they are both (active) members of one workspace, or when
- * they already have a conversation. An unknown e-mail and a stranger get the same answer, so the
- * endpoint cannot be used to find out who has an account.
+ * Two people may message each other only while they are both (active) members of one workspace: once
+ * they no longer share one (one left or was removed), sending stops, even in an existing
+ * conversation, whose history stays readable. An unknown e-mail and a stranger get the same answer,
+ * so the endpoint cannot be used to find out who has an account.
  */
 export async function loadRecipientForUser(ctx: AppContext, caller: Party, email: string): Promise<Party> {
   const receiver = await findUserByEmail(ctx, email);
   if (!receiver || receiver.id === caller.id) throw recipientNotFound();
-  const [a, b] = orderedPair(caller.id, receiver.id);
-  const other = alias(workspaceMembers, 'other');
-  const [shared] = await ctx.db
-    .select({ one: sql<number>`1` })
-    .from(workspaceMembers)
-    .innerJoin(other, and(eq(other.workspaceId, workspaceMembers.workspaceId), eq(other.userId, receiver.id)))
-    .where(eq(workspaceMembers.userId, caller.id))
-    .limit(1);
-  if (shared) return receiver;
-  const [existing] = await ctx.db
-    .select({ id: directConversations.id })
-    .from(directConversations)
-    .where(and(eq(directConversations.userA, a), eq(directConversations.userB, b)))
-    .limit(1);
-  if (!existing) throw recipientNotFound();
+  if (!(await sharesWorkspace(ctx, caller.id, receiver.id))) throw recipientNotFound();
   return receiver;
 }

@@ -3,6 +3,7 @@ import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
+import { addReactionCapped } from '../../db/capped-reaction.ts';
 import type { Db } from '../../db/client.ts';
 import { directConversations, directMessageReactions, directMessages, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
@@ -306,11 +307,9 @@ export async function setDirectReaction(
   const message = await loadDirectMessageForUser(ctx, caller, messageId);
   if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
   const changed = on
-    ? await ctx.db
-        .insert(directMessageReactions)
-        .values({ messageId, userId: caller.id, emoji })
-        .onConflictDoNothing()
-        .returning({ id: directMessageReactions.messageId })
+    ? (await addReactionCapped(ctx.db, directMessageReactions, { messageId, userId: caller.id, emoji }))
+      ? [{ id: messageId }]
+      : []
     : await ctx.db
         .delete(directMessageReactions)
         .where(

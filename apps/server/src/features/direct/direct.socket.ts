@@ -8,7 +8,7 @@ import {
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
-import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
+import { messageSendLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
 import { emitMessageCreated } from '../chat/chat.events.ts';
 import { loadRecipientForUser } from './direct.access.ts';
@@ -32,16 +32,16 @@ export function registerDirectNamespace(
   options: RealtimeOptions,
 ): DirectRealtime {
   const nsp = authenticatedNamespace(ctx, io, DM_NAMESPACE);
+  const sendLimiter = messageSendLimiter(ctx, options);
 
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
-    const limiter = new SendLimiter(options);
 
     socket.on(DM_EVENTS.register, (_payload: unknown, ack: unknown) => ackOf(ack)({ ok: true }));
 
     socket.on(DM_EVENTS.sendMessage, async (payload: unknown, ack: unknown) => {
       const reply = ackOf(ack);
-      if (!limiter.take()) return reply({ ok: false, message: CHAT_MESSAGES.slowDown });
+      if (!sendLimiter.take(user.id)) return reply({ ok: false, message: CHAT_MESSAGES.slowDown });
       const parsed = sendDirectMessagePayload.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
       try {

@@ -104,14 +104,46 @@ describe('/dm', () => {
     expect((await historyOf(carol, alice.email)).json()).toEqual([]);
   });
 
-  it('keeps a conversation open once it exists, even without a shared workspace any more', async () => {
+  it('stops once the two no longer share a workspace (one left), keeping the history readable', async () => {
     const [dave, erin] = await Promise.all([createUser(t.app), createUser(t.app)]);
     const team = await createWorkspace(t, dave, { members: [{ email: erin.email }] });
-    const d = await dm(dave);
+    const [d, e] = await Promise.all([dm(dave), dm(erin)]);
     expect((await send(d, erin.email, 'before')).ok).toBe(true);
-    expect((await api.del(wsUrl(team.name, `/members/${erin.id}`), dave)).statusCode).toBe(204);
-    const e = await dm(erin);
-    expect((await send(e, dave.email, 'still talking')).ok).toBe(true);
+    expect((await send(e, dave.email, 'hello back')).ok).toBe(true);
+
+    expect((await api.post(wsUrl(team.name, '/leave'), erin, {})).statusCode).toBe(204);
+    const refused = { ok: false, message: CHAT_MESSAGES.recipientNotFound };
+    expect(await send(e, dave.email, 'still talking?')).toEqual(refused);
+    expect(await send(d, erin.email, 'are you there?')).toEqual(refused);
+    // What was said stays readable to both.
+    const history = (await historyOf(erin, dave.email)).json() as DirectMessage[];
+    expect(history.map((m) => m.content)).toEqual(['before', 'hello back']);
+
+    // Sharing a workspace again (invited, and accepted) opens the conversation again.
+    await createWorkspace(t, erin, { members: [{ email: dave.email }] });
+    expect((await send(d, erin.email, 'welcome back')).ok).toBe(true);
+  });
+
+  it('stops for a member removed from the only shared workspace', async () => {
+    const [fay, gus] = await Promise.all([createUser(t.app), createUser(t.app)]);
+    const team = await createWorkspace(t, fay, { members: [{ email: gus.email }] });
+    const g = await dm(gus);
+    expect((await send(g, fay.email, 'hi')).ok).toBe(true);
+    expect((await api.del(wsUrl(team.name, `/members/${gus.id}`), fay)).statusCode).toBe(204);
+    expect(await send(g, fay.email, 'hi again')).toEqual({
+      ok: false,
+      message: CHAT_MESSAGES.recipientNotFound,
+    });
+  });
+
+  it('is not opened by an invitation: only accepting it makes two people colleagues', async () => {
+    const [hal, ivy] = await Promise.all([createUser(t.app), createUser(t.app)]);
+    await createWorkspace(t, hal, { members: [{ email: ivy.email }], accept: false });
+    const i = await dm(ivy);
+    expect(await send(i, hal.email, 'hello?')).toEqual({
+      ok: false,
+      message: CHAT_MESSAGES.recipientNotFound,
+    });
   });
 
   it('is idempotent per clientId, with a gapless seq per pair', async () => {

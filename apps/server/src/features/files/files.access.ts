@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
 import type { Db } from '../../db/client.ts';
-import { files } from '../../db/schema.ts';
+import { fileDeletions, files } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { type FileRow, presentFile } from './files.presenter.ts';
 import { storageFor } from './files.storage.ts';
@@ -99,10 +99,18 @@ export async function deleteFilesOfMessages(
 
 export async function removeStoredBytes(ctx: AppContext, rows: readonly FileRow[]) {
   const storage = storageFor(ctx.config);
+  const done: string[] = [];
   for (const row of rows) {
     for (const key of [row.storageKey, row.thumbnailKey]) {
       if (!key) continue;
-      await storage.delete(key).catch((err) => ctx.log.error({ err, key }, 'deleting a stored file failed'));
+      try {
+        await storage.delete(key);
+        done.push(key);
+      } catch (err) {
+        // Still queued in file_deletions (by the trigger): the sweeper retries.
+        ctx.log.error({ err, key }, 'deleting a stored file failed');
+      }
     }
   }
+  if (done.length) await ctx.db.delete(fileDeletions).where(inArray(fileDeletions.storageKey, done));
 }

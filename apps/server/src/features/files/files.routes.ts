@@ -58,6 +58,12 @@ function sendStored(reply: FastifyReply, file: FileRow, body: NodeJS.ReadableStr
     .send(body);
 }
 
+/** What busboy says of a multipart body that ends early or is not multipart at all. */
+const MALFORMED =
+  /Unexpected end of (form|file|multipart)|Malformed part header|Boundary not found|Part terminated early/i;
+const isMalformedMultipart = (err: unknown) =>
+  err instanceof Error && !(err instanceof HttpError) && MALFORMED.test(err.message);
+
 /**
  * Shared files: upload for a conversation (multipart, the only non-JSON body the API accepts, and
  * only on this route), download for the people who can read it, and storage use for admins.
@@ -116,6 +122,10 @@ export const filesRoutes =
           const durationMs = fields.durationMs === undefined ? undefined : Number(fields.durationMs);
           const row = await storeUpload(ctx, user, target, { ...file, thumbnail, durationMs });
           return reply.status(201).send(presentFile(row));
+        } catch (err) {
+          // A body cut off or malformed by the client is its error, not the server's.
+          if (isMalformedMultipart(err)) throw badRequest(FILE_MESSAGES.malformedUpload);
+          throw err;
         } finally {
           await discardSpooled(file?.spooled);
           await discardSpooled(thumbnail);

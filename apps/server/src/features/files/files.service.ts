@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import { FILE_MESSAGES, sanitizeFileName, THUMBNAIL_MAX_BYTES } from '@cohort/shared/files';
-import { and, count, eq, isNull, sum } from 'drizzle-orm';
+import { and, count, eq, isNull, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { files } from '../../db/schema.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
@@ -18,6 +18,7 @@ import { removeStoredBytes } from './files.access.ts';
 import type { FileRow } from './files.presenter.ts';
 import { detectType, imageSize, SNIFF_BYTES } from './files.sniff.ts';
 import { storageFor } from './files.storage.ts';
+import { storedBytes } from './files.sweeper.ts';
 
 /** The conversation a file is shared in. */
 export type FileTarget =
@@ -126,17 +127,23 @@ export async function storeUpload(
   }
   const id = randomUUID();
   const storage = storageFor(ctx.config);
-  await storage.put(id, spooled.path, spooled.size, type);
   const thumbnailKey = thumbnailOk && thumbnail ? `${id}.thumb` : null;
-  if (thumbnailKey && thumbnail) {
-    await storage.put(thumbnailKey, thumbnail.path, thumbnail.size, detectType(thumbnail.head));
-  }
+  const bytes = spooled.size + (thumbnailKey && thumbnail ? thumbnail.size : 0);
   const durationMs =
     type.startsWith('audio/') && upload.durationMs !== undefined && Number.isFinite(upload.durationMs)
       ? Math.max(0, Math.min(Math.round(upload.durationMs), 24 * 3600 * 1000))
       : null;
-  try {
-    const [row] = await ctx.db
+  // The quota is reserved with the row, under a lock per quota holder, before any byte is stored:
+  // parallel uploads are counted one after another, never all against the same old total.
+  const holder = target.kind === 'channel' ? { workspaceId: target.workspaceId } : { uploaderId: user.id };
+  const row = await ctx.db.transaction(async (tx) => {
+    const lockKey = 'workspaceId' in holder ? `storage:${holder.workspaceId}` : `storage:u:${user.id}`;
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`);
+    const quota = ctx.config.STORAGE_QUOTA_MB * 1024 * 1024;
+    if ((await storedBytes(tx, holder)) + bytes > quota) {
+      throw new HttpError(413, quotaExceeded(ctx.config.STORAGE_QUOTA_MB, target.kind));
+    }
+    const [inserted] = await tx
       .insert(files)
       .values({
         id,
@@ -155,12 +162,27 @@ export async function storeUpload(
         createdAt: ctx.now(),
       })
       .returning();
-    if (!row) throw new Error('file insert returned no row');
-    return row;
+    if (!inserted) throw new Error('file insert returned no row');
+    return inserted;
+  });
+  try {
+    await storage.put(id, spooled.path, spooled.size, type);
+    if (thumbnailKey && thumbnail) {
+      await storage.put(thumbnailKey, thumbnail.path, thumbnail.size, detectType(thumbnail.head));
+    }
   } catch (err) {
-    await removeStoredBytes(ctx, [{ storageKey: id, thumbnailKey } as FileRow]);
+    // The row goes and its keys are queued: the sweeper removes whatever part was stored.
+    await ctx.db.delete(files).where(eq(files.id, id));
     throw err;
   }
+  return row;
+}
+
+function quotaExceeded(mb: number, kind: FileTarget['kind']) {
+  const amount = mb >= 1024 ? `${+(mb / 1024).toFixed(1)} GiB` : `${mb} MiB`;
+  return kind === 'channel'
+    ? `This workspace has used its ${amount} of file storage. Delete some files or ask an admin.`
+    : `Your direct-message files have used their ${amount} of storage. Delete some files first.`;
 }
 
 const fileNotFound = () => notFound(FILE_MESSAGES.fileNotFound);
@@ -220,11 +242,15 @@ export async function deleteUnattachedFile(ctx: AppContext, user: SessionUser, i
   await removeStoredBytes(ctx, removed);
 }
 
-/** What the workspace's files take (attached or not). */
+/** What the workspace's files take (attached or not), and the quota they count against. */
 export async function workspaceStorage(ctx: AppContext, workspaceId: string) {
   const [row] = await ctx.db
     .select({ bytes: sum(files.size), files: count() })
     .from(files)
     .where(and(eq(files.workspaceId, workspaceId)));
-  return { bytes: Number(row?.bytes ?? 0), files: Number(row?.files ?? 0) };
+  return {
+    bytes: Number(row?.bytes ?? 0),
+    files: Number(row?.files ?? 0),
+    quotaBytes: ctx.config.STORAGE_QUOTA_MB * 1024 * 1024,
+  };
 }

@@ -8,7 +8,7 @@ import { FILE_MAX_BYTES, FILE_MESSAGES, type StoredFile } from '@cohort/shared/f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { client, createChannel, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
+import { addMember, client, createChannel, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
 import { deleteFilesOfMessages } from './files.access.ts';
 import { JPEG, PDF, PNG, type UploadPart, upload } from './files.test-helpers.ts';
 
@@ -132,6 +132,25 @@ describe('POST /api/files', () => {
     expect(await readdir(join(dataDir, 'files', '.spool'))).toEqual([]);
   });
 
+  it('answers a cut-off or malformed multipart body with 400, keeping nothing', async () => {
+    const boundary = 'cohort-boundary';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="workspaceName"\r\n\r\n${ws.name}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="channelId"\r\n\r\n${open._id}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n`;
+    for (const payload of [`${head}${PNG.toString('latin1')}`, head, `--${boundary}\r\nGarbage`]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/files',
+        headers: { ...editor.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(FILE_MESSAGES.malformedUpload);
+    }
+    expect(await readdir(join(dataDir, 'files', '.spool'))).toEqual([]);
+  });
+
   it('sanitizes names: no path, no control characters, no leading dots, bounded length', async () => {
     const names: Array<[string, string]> = [
       ['../../etc/passwd', 'passwd'],
@@ -218,7 +237,7 @@ describe('GET /api/files/{id}', () => {
     expect((await api.get(file.url, editor)).statusCode).toBe(404);
 
     const leaver = await createUser(t.app);
-    await api.post(wsUrl(ws.name, '/members'), admin, { email: leaver.email, role: 'viewer' });
+    await addMember(t, admin, ws.name, leaver, 'viewer');
     const shared = await uploaded(admin);
     await post(admin, open._id, [shared._id]);
     expect((await api.get(shared.url, leaver)).statusCode).toBe(200);

@@ -7,8 +7,9 @@ import type { FeedItem, MessageNotificationView, Person } from './notifications.
 const presentActor = (p: Person | null) =>
   p ? { _id: p.id, email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || p.email } : null;
 
-/** Where the web app opens it: the message in its channel (and thread), the DM, or the task. */
+/** Where the web app opens it: the message in its channel (and thread), the DM, the invitation, or the task. */
 function linkOf(v: MessageNotificationView): string {
+  if (v.invitation) return `/invitations?${new URLSearchParams({ focus: v.invitation.id })}`;
   if (v.channelId && v.workspaceId && v.channelMessageId) {
     const params = new URLSearchParams({ message: v.channelMessageId });
     if (v.parentId) params.set('thread', v.parentId);
@@ -24,7 +25,9 @@ export function presentMessageNotification(v: MessageNotificationView): Notifica
     actor: presentActor(v.actor),
     createdAt: v.createdAt.toISOString(),
     read: v.readAt !== null,
-    text: excerptOf(v.content),
+    text: v.invitation
+      ? excerptOf(`${v.invitation.workspaceName} (as ${v.invitation.role})`)
+      : excerptOf(v.content),
     link: linkOf(v),
     channelId: v.channelId,
     workspaceId: v.workspaceId,

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
 import { loadWorkspaceForUser } from '../workspaces/workspaces.access.ts';
 import { authorize } from '../workspaces/workspaces.policy.ts';
+import { registerNotificationPusher } from './notifications.access.ts';
 import { presentFeedItem, presentMessageNotification } from './notifications.presenter.ts';
 import {
   createMessageNotifications,
@@ -31,6 +32,7 @@ const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiEr
 export const notificationsRoutes =
   (ctx: AppContext, realtime: NotificationsRealtime): FastifyPluginAsyncZod =>
   async (app) => {
+    registerNotificationPusher(ctx, (userId, notification) => realtime.push(userId, notification));
     ctx.onMessageCreated.push(async (event) => {
       for (const { userId, view } of await createMessageNotifications(ctx, event)) {
         realtime.push(userId, presentMessageNotification(view));

@@ -9,7 +9,9 @@ import {
   directMessages,
   messageNotifications,
   users,
+  workspaceInvitations,
   workspaceMembers,
+  workspaces,
 } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { mutedUserIds } from '../reads/reads.access.ts';
@@ -19,6 +21,7 @@ import {
   taskNotificationsForFeed,
   unreadTaskNotificationCount,
 } from '../tasks/tasks.access.ts';
+import { twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
 
 export interface Person {
   id: string;
@@ -40,6 +43,8 @@ export interface MessageNotificationView {
   parentId: string | null;
   directMessageId: string | null;
   content: string;
+  /** For `invitation`: the pending invitation it announces. */
+  invitation: { id: string; workspaceName: string; role: 'viewer' | 'editor' | 'admin' } | null;
 }
 
 export type FeedItem =
@@ -151,30 +156,41 @@ export async function createMessageNotifications(
       parentId: event.kind === 'channel' ? event.parentId : null,
       directMessageId: row.directMessageId,
       content: event.content,
+      invitation: null,
     },
   }));
 }
 
 const actorUser = alias(users, 'actor');
+const invitationWorkspace = alias(workspaces, 'invitation_workspace');
 
 /**
  * Only what the user can still read: a channel notification while they may read the channel (a
- * removed member sees none of that workspace), and none for a deleted message.
+ * removed member sees none of that workspace), and none for a deleted message. An invitation's
+ * notification only while it can be accepted: pending (accepting, declining or revoking deletes it),
+ * unexpired, and addressed to the user's current, verified address.
  */
-const readableBy = (userId: string) => sql`(
+const readableBy = (userId: string | SQL, now: Date) => sql`(
   (${messageNotifications.channelId} is null or (
     exists (select 1 from ${workspaceMembers} wm
       where wm.workspace_id = ${channels.workspaceId} and wm.user_id = ${userId}::uuid)
     and (not ${channels.isPrivate} or exists (select 1 from ${channelMembers} cm
       where cm.channel_id = ${channels.id} and cm.user_id = ${userId}::uuid))
+    and ${twoFactorAdmitsSql(sql`${channels.workspaceId}`, sql`${userId}::uuid`)}
   ))
   and ${channelMessages.deletedAt} is null and ${directMessages.deletedAt} is null
+  and (${messageNotifications.invitationId} is null or exists (
+    select 1 from ${workspaceInvitations} wi join ${users} iu on iu.email = wi.email
+    where wi.id = ${messageNotifications.invitationId} and iu.id = ${userId}::uuid
+      and iu.email_verified_at is not null and wi.expires_at > ${now.toISOString()}::timestamptz
+  ))
 )`;
 
 function messageFeedQuery(ctx: AppContext) {
   return ctx.db
     .select({
       id: messageNotifications.id,
+      userId: messageNotifications.userId,
       kind: messageNotifications.kind,
       createdAt: messageNotifications.createdAt,
       readAt: messageNotifications.readAt,
@@ -189,12 +205,17 @@ function messageFeedQuery(ctx: AppContext) {
       directMessageId: messageNotifications.directMessageId,
       channelContent: channelMessages.content,
       directContent: directMessages.content,
+      invitationId: workspaceInvitations.id,
+      invitationRole: workspaceInvitations.role,
+      invitationWorkspace: invitationWorkspace.name,
     })
     .from(messageNotifications)
     .leftJoin(actorUser, eq(actorUser.id, messageNotifications.actorId))
     .leftJoin(channels, eq(channels.id, messageNotifications.channelId))
     .leftJoin(channelMessages, eq(channelMessages.id, messageNotifications.channelMessageId))
     .leftJoin(directMessages, eq(directMessages.id, messageNotifications.directMessageId))
+    .leftJoin(workspaceInvitations, eq(workspaceInvitations.id, messageNotifications.invitationId))
+    .leftJoin(invitationWorkspace, eq(invitationWorkspace.id, workspaceInvitations.workspaceId))
     .$dynamic();
 }
 
@@ -214,7 +235,29 @@ const toView = (r: FeedRow): MessageNotificationView => ({
   parentId: r.parentId,
   directMessageId: r.directMessageId,
   content: r.channelContent ?? r.directContent ?? '',
+  invitation:
+    r.invitationId && r.invitationRole
+      ? { id: r.invitationId, workspaceName: r.invitationWorkspace ?? '', role: r.invitationRole }
+      : null,
 });
+
+/**
+ * The given notifications with their recipients, for a live push after the commit that created them
+ * (only those their recipient may read, as in the feed).
+ */
+export async function loadMessageNotifications(
+  ctx: AppContext,
+  ids: readonly string[],
+): Promise<Array<{ userId: string; view: MessageNotificationView }>> {
+  if (ids.length === 0) return [];
+  const rows = await messageFeedQuery(ctx).where(
+    and(
+      inArray(messageNotifications.id, [...ids]),
+      readableBy(sql`${messageNotifications.userId}`, ctx.now()),
+    ),
+  );
+  return rows.map((r) => ({ userId: r.userId, view: toView(r) }));
+}
 
 /** Cursor: the last item's creation time and id, so pages never skip or repeat an item. */
 const encodeCursor = (createdAt: Date, id: string) =>
@@ -238,7 +281,10 @@ export async function listNotifications(
 ): Promise<{ items: FeedItem[]; nextCursor: string | null; unreadCount: number }> {
   const before = decodeCursor(query.cursor);
   const unreadOnly = query.unread === 'true';
-  const conditions: (SQL | undefined)[] = [eq(messageNotifications.userId, userId), readableBy(userId)];
+  const conditions: (SQL | undefined)[] = [
+    eq(messageNotifications.userId, userId),
+    readableBy(userId, ctx.now()),
+  ];
   if (unreadOnly) conditions.push(isNull(messageNotifications.readAt));
   if (before) {
     conditions.push(
@@ -274,7 +320,11 @@ async function unreadCountOf(ctx: AppContext, userId: string): Promise<number> {
       .leftJoin(channelMessages, eq(channelMessages.id, messageNotifications.channelMessageId))
       .leftJoin(directMessages, eq(directMessages.id, messageNotifications.directMessageId))
       .where(
-        and(eq(messageNotifications.userId, userId), isNull(messageNotifications.readAt), readableBy(userId)),
+        and(
+          eq(messageNotifications.userId, userId),
+          isNull(messageNotifications.readAt),
+          readableBy(userId, ctx.now()),
+        ),
       ),
     unreadTaskNotificationCount(ctx, userId),
   ]);
@@ -327,7 +377,7 @@ export async function mentionCountsOf(
         eq(messageNotifications.kind, 'mention'),
         isNull(messageNotifications.readAt),
         eq(channels.workspaceId, workspaceId),
-        readableBy(userId),
+        readableBy(userId, ctx.now()),
       ),
     )
     .groupBy(channels.id);

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { baseUrl, collect, eventually, next, openSocket, request, sleep } from '../chat/chat.test-helpers.ts';
+import { createWorkspace } from '../workspaces/test-fixtures.ts';
 
 let t: TestApp;
 let url: string;
@@ -31,16 +32,15 @@ async function tab(user: { token: string }) {
   return socket;
 }
 
+/** A workspace of the first user that the others joined (invited, and accepted). */
 async function team(members: TestUser[]) {
   const [owner, ...rest] = members as [TestUser, ...TestUser[]];
   const name = `presence-${randomUUID().slice(0, 8)}`;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/workspaces',
-    headers: owner.auth,
-    payload: { name, description: 'Team', members: rest.map((m) => ({ email: m.email })) },
+  await createWorkspace(t, owner, {
+    name,
+    description: 'Team',
+    members: rest.map((m) => ({ email: m.email })),
   });
-  if (res.statusCode !== 201) throw new Error(`workspace creation failed: ${res.statusCode} ${res.body}`);
   return name;
 }
 

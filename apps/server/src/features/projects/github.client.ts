@@ -87,11 +87,42 @@ export function pullRequestState(pr: Pick<GithubPullRequest, 'state' | 'merged_a
 export const issueState = (issue: Pick<GithubIssue, 'state'>): ProjectItemState =>
   issue.state === 'open' ? 'open' : 'closed';
 
-export function pullRequestData(pr: GithubPullRequest): ItemData {
+/**
+ * The web origin of the GitHub an API URL belongs to: api.github.com → https://github.com; a GitHub
+ * Enterprise API (https://github.example.com/api/v3) → its own host.
+ */
+export function githubWebOrigin(apiUrl: string, webUrl?: string): string {
+  if (webUrl) return new URL(webUrl).origin;
+  const host = new URL(apiUrl).host;
+  return `https://${host === 'api.github.com' ? 'github.com' : host}`;
+}
+
+/** Where an item's link may point: GitHub's own pages for this repository. */
+export interface ItemLinks {
+  webOrigin: string;
+  ref: RepositoryRef;
+}
+
+/**
+ * `html_url` comes from the API or a webhook body, so it is used only when it is an https: link on
+ * the configured GitHub host; anything else (javascript:, another host) becomes the item's canonical page.
+ */
+export function safeItemUrl(htmlUrl: string, kind: 'pull' | 'issues', number: number, links: ItemLinks) {
+  try {
+    const url = new URL(htmlUrl);
+    if (url.protocol === 'https:' && url.origin === links.webOrigin) return url.href;
+  } catch {
+    // not a URL: fall through to the canonical link
+  }
+  const { owner, repo } = links.ref;
+  return `${links.webOrigin}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${kind}/${number}`;
+}
+
+export function pullRequestData(pr: GithubPullRequest, links: ItemLinks): ItemData {
   return {
     number: pr.number,
     title: pr.title,
-    url: pr.html_url,
+    url: safeItemUrl(pr.html_url, 'pull', pr.number, links),
     state: pullRequestState(pr),
     author: pr.user?.login ?? null,
     createdAt: new Date(pr.created_at),
@@ -99,11 +130,11 @@ export function pullRequestData(pr: GithubPullRequest): ItemData {
   };
 }
 
-export function issueData(issue: GithubIssue): ItemData {
+export function issueData(issue: GithubIssue, links: ItemLinks): ItemData {
   return {
     number: issue.number,
     title: issue.title,
-    url: issue.html_url,
+    url: safeItemUrl(issue.html_url, 'issues', issue.number, links),
     state: issueState(issue),
     author: issue.user?.login ?? null,
     createdAt: new Date(issue.created_at),
@@ -168,6 +199,8 @@ const hasNextPage = (link: string | undefined) => !!link && /<[^>]*>;\s*rel="nex
 
 export function createGithubClient(opts: {
   baseUrl: string;
+  /** GITHUB_WEB_URL: where item links may point (derived from baseUrl when absent). */
+  webUrl?: string;
   token?: string;
   timeoutMs?: number;
 }): GithubClient {
@@ -178,6 +211,7 @@ export function createGithubClient(opts: {
     request: { fetch: guardedFetch(opts.baseUrl, opts.timeoutMs ?? GITHUB_TIMEOUT_MS) },
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   });
+  const webOrigin = githubWebOrigin(opts.baseUrl, opts.webUrl);
 
   function check(ref: RepositoryRef) {
     // The routes validated it already; this is the last line before a path is built from it.
@@ -192,7 +226,12 @@ export function createGithubClient(opts: {
    * Newest activity first (sort=updated): any change to any item moves it onto the first page, so
    * that page's ETag answers "has anything changed?" for the whole listing with one free request.
    */
-  async function listAll<T>(
+  /**
+   * Every page of a listing. Pages are read one after another while the repository changes: an item
+   * updated meanwhile moves to the front and shows up on two pages, so items are kept by number, the
+   * first (newest) copy winning.
+   */
+  async function listAll<T extends { number: number }>(
     fetchPage: (
       page: number,
       headers: Record<string, string>,
@@ -202,6 +241,7 @@ export function createGithubClient(opts: {
     etag?: string | null,
   ): Promise<Conditional<T[]>> {
     const items: T[] = [];
+    const seen = new Set<number>();
     let firstEtag: string | null = null;
     for (let page = 1; page <= maxPages; page++) {
       let response: Awaited<ReturnType<typeof fetchPage>>;
@@ -213,7 +253,9 @@ export function createGithubClient(opts: {
       }
       if (page === 1) firstEtag = header(response.headers, 'etag') ?? null;
       for (const item of response.data) {
-        if (keep(item)) items.push(item);
+        if (!keep(item) || seen.has(item.number)) continue;
+        seen.add(item.number);
+        items.push(item);
         if (items.length >= MAX_ITEMS) return { data: items, etag: firstEtag };
       }
       if (!hasNextPage(header(response.headers, 'link'))) break;
@@ -254,7 +296,12 @@ export function createGithubClient(opts: {
         Math.ceil(MAX_ITEMS / PER_PAGE),
         etag,
       );
-      return result && { data: result.data.map(pullRequestData), etag: result.etag };
+      return (
+        result && {
+          data: result.data.map((pr) => pullRequestData(pr, { webOrigin, ref })),
+          etag: result.etag,
+        }
+      );
     },
 
     async issues(ref, etag) {
@@ -275,7 +322,7 @@ export function createGithubClient(opts: {
         MAX_ISSUE_PAGES,
         etag,
       );
-      return result && { data: result.data.map(issueData), etag: result.etag };
+      return result && { data: result.data.map((i) => issueData(i, { webOrigin, ref })), etag: result.etag };
     },
   };
 }

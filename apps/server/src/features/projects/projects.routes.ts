@@ -2,6 +2,8 @@ import { apiError } from '@cohort/shared/errors';
 import {
   assignItemBody,
   createProjectBody,
+  MANUAL_SYNCS_PER_MINUTE,
+  PROJECT_MESSAGES,
   project,
   projectItem,
   projectItemParams,
@@ -13,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { requireRateLimit } from '../../http/rate-limit.ts';
 import { requireUser } from '../../http/session.ts';
 import { listWorkspaceUsers, loadWorkspaceForUser } from '../workspaces/workspaces.access.ts';
 import { authorize } from '../workspaces/workspaces.policy.ts';
@@ -93,10 +96,17 @@ export const projectsRoutes =
     app.post(
       '/api/projects/:projectId/sync',
       { schema: { tags, params: projectParams, response: { 200: project, ...errorResponses } } },
-      async (request) => {
+      async (request, reply) => {
         const user = await requireUser(ctx, request);
         const access = await loadProjectForUser(ctx, user, request.params.projectId);
         authorize(access.role, 'addProject');
+        // Each manual sync spends the deployment's GitHub rate limit: a few per project per minute.
+        await requireRateLimit(ctx, reply, {
+          key: `project-sync:${access.project.id}`,
+          limit: MANUAL_SYNCS_PER_MINUTE,
+          windowMs: 60_000,
+          message: PROJECT_MESSAGES.syncTooOften,
+        });
         await syncProject(ctx, github, access.project.id);
         return presentProject(await projectView(ctx, access.project.id));
       },

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PROJECT_MESSAGES, type Project } from '@cohort/shared/projects';
+import { MANUAL_SYNCS_PER_MINUTE, PROJECT_MESSAGES, type Project } from '@cohort/shared/projects';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { projectItems, projects } from '../../db/schema.ts';
-import { client, createWorkspace } from '../workspaces/test-fixtures.ts';
+import { addMember, client, createWorkspace } from '../workspaces/test-fixtures.ts';
 
 const WEBHOOK_SECRET = 'it-is-a-secret';
 const TOKEN = 'ghp_fake_token_for_private_repositories';
@@ -55,7 +55,12 @@ const assign = (projectId: string, kind: string, itemId: string, userId: string 
 beforeAll(async () => {
   fake = await startFakeGithub({ token: TOKEN });
   t = await createTestApp({
-    env: { GITHUB_API_URL: fake.url, GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, GITHUB_SYNC_MINUTES: '10' },
+    env: {
+      GITHUB_API_URL: fake.url,
+      GITHUB_WEB_URL: 'https://github.com',
+      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      GITHUB_SYNC_MINUTES: '10',
+    },
   });
   api = client(t);
   admin = await createUser(t.app, { firstName: 'Ada', lastName: 'Admin' });
@@ -306,6 +311,25 @@ describe('re-syncing', () => {
     expect(synced.pullRequests).toHaveLength(2);
   });
 
+  it('takes a few manual syncs per project and minute, however many arrive at once', async () => {
+    const repo = repository(1, 1);
+    const project = await link(repo);
+    fake.requests.length = 0;
+    // One after another: the budget, then a clear 429.
+    for (let i = 0; i < MANUAL_SYNCS_PER_MINUTE; i++) expect((await sync(project._id)).statusCode).toBe(200);
+    const refused = await sync(project._id);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toBe(PROJECT_MESSAGES.syncTooOften);
+    expect(refused.headers['retry-after']).toBeDefined();
+    t.advance(61_000);
+    // At once: the budget is reserved before GitHub is asked, so no more than it reach GitHub.
+    fake.requests.length = 0;
+    const burst = await Promise.all(Array.from({ length: 8 }, () => sync(project._id)));
+    expect(burst.filter((r) => r.statusCode === 429)).toHaveLength(8 - MANUAL_SYNCS_PER_MINUTE);
+    t.advance(61_000);
+    expect((await sync(project._id)).statusCode).toBe(200);
+  });
+
   it('keeps the last synced data and shows the error when GitHub fails', async () => {
     const repo = repository(2, 2);
     const project = await link(repo);
@@ -339,7 +363,12 @@ describe('re-syncing', () => {
     repo.update(repo.items[0]?.number ?? 1, { title: 'Changed for the background sync' });
     // A second node on the same database.
     const second = await buildApp({
-      config: loadConfig({ LOG_LEVEL: 'silent', GITHUB_API_URL: fake.url, GITHUB_SYNC_MINUTES: '10' }),
+      config: loadConfig({
+        LOG_LEVEL: 'silent',
+        GITHUB_API_URL: fake.url,
+        GITHUB_WEB_URL: 'https://github.com',
+        GITHUB_SYNC_MINUTES: '10',
+      }),
       database: t.database,
       logger: false,
       now: t.ctx.now,
@@ -418,11 +447,7 @@ describe('assigning', () => {
 
   it('no longer shows someone who left the workspace as the assignee', async () => {
     const leaver = await createUser(t.app, { firstName: 'Lee', lastName: 'Leaver' });
-    const added = await api.post(`/api/workspaces/${workspaceId}/members`, admin, {
-      email: leaver.email,
-      role: 'viewer',
-    });
-    expect(added.statusCode).toBe(201);
+    await addMember(t, admin, workspaceId, leaver, 'viewer');
     const issue = project.issues[1];
     if (!issue) throw new Error('fixture');
     expect((await assign(project._id, 'issue', issue.id, leaver.id)).statusCode).toBe(200);
@@ -543,6 +568,41 @@ describe('the webhook', () => {
     expect((await deliver('ping', { zen: 'Keep it logically awesome.' })).statusCode).toBe(204);
   });
 
+  it('stores only https: links on the GitHub host, whatever html_url a delivery carries', async () => {
+    const repo = repository(1, 1);
+    const project = await link(repo);
+    const pr = project.pullRequests[0];
+    const issue = project.issues[0];
+    if (!pr || !issue) throw new Error('fixture');
+    const hostile = [
+      'javascript:alert(document.cookie)',
+      'data:text/html,<script>alert(1)</script>',
+      'https://evil.example/phish',
+      'http://github.com/octo/x/pull/1',
+      'not a url',
+    ];
+    for (const html_url of hostile) {
+      const item = repo.update(pr.number, { title: `Hostile ${html_url}` });
+      const res = await deliver('pull_request', {
+        action: 'edited',
+        pull_request: { ...repo.pullJson(item), html_url },
+        repository: repo.repositoryJson(),
+      });
+      expect(res.statusCode).toBe(204);
+      const stored = (await listed(project._id))?.pullRequests.find((p) => p.number === pr.number);
+      expect(stored?.title).toBe(`Hostile ${html_url}`);
+      expect(stored?.url).toBe(`https://github.com/${repo.owner}/${repo.name}/pull/${pr.number}`);
+    }
+    const edited = repo.update(issue.number, { title: 'Hostile issue link' });
+    await deliver('issues', {
+      action: 'edited',
+      issue: { ...repo.issueJson(edited), html_url: 'javascript:alert(1)' },
+      repository: repo.repositoryJson(),
+    });
+    const storedIssue = (await listed(project._id))?.issues.find((i) => i.number === issue.number);
+    expect(storedIssue?.url).toMatch(/^https:\/\/github\.com\/.+\/issues\/\d+$/);
+  });
+
   it('refuses a delivery with a wrong or missing signature and changes nothing', async () => {
     const repo = repository(1, 0);
     const project = await link(repo);
@@ -594,7 +654,11 @@ describe('the webhook', () => {
 describe('configuration', () => {
   it('works against a GitHub Enterprise base URL and reads private repositories with GITHUB_TOKEN', async () => {
     const enterprise = await createTestApp({
-      env: { GITHUB_API_URL: `${fake.url}/api/v3`, GITHUB_TOKEN: TOKEN },
+      env: {
+        GITHUB_API_URL: `${fake.url}/api/v3`,
+        GITHUB_WEB_URL: 'https://github.com',
+        GITHUB_TOKEN: TOKEN,
+      },
     });
     try {
       const owner = await createUser(enterprise.app);

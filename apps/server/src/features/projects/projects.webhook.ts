@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
-import { issueData, pullRequestData } from './github.client.ts';
+import { githubWebOrigin, issueData, pullRequestData } from './github.client.ts';
 import { applyItemEvent } from './projects.service.ts';
 
 /** X-Hub-Signature-256: `sha256=` and the hex HMAC-SHA256 of the raw body with the webhook secret. */
@@ -69,6 +69,7 @@ export const githubWebhookRoutes =
       async (request, reply) => {
         const secret = ctx.config.GITHUB_WEBHOOK_SECRET;
         if (!secret) throw notFound(PROJECT_MESSAGES.webhookNotConfigured);
+        const webOrigin = githubWebOrigin(ctx.config.GITHUB_API_URL, ctx.config.GITHUB_WEB_URL);
         const body = request.body;
         if (!Buffer.isBuffer(body)) throw badRequest('Send the delivery as application/json');
         const signature = request.headers['x-hub-signature-256'];
@@ -88,7 +89,7 @@ export const githubWebhookRoutes =
           const { repository: repo, pull_request: pr } = parsed.data;
           const ref = { owner: repo.owner.login, repo: repo.name };
           if (isValidRepositoryRef(ref))
-            await applyItemEvent(ctx, ref, 'pullrequest', pullRequestData(pr), false);
+            await applyItemEvent(ctx, ref, 'pullrequest', pullRequestData(pr, { webOrigin, ref }), false);
         } else if (event === 'issues') {
           const parsed = issuesEvent.safeParse(payload);
           if (!parsed.success) throw badRequest('Unexpected issues payload');
@@ -97,7 +98,7 @@ export const githubWebhookRoutes =
           // An issue moved to another repository or deleted is gone from this one.
           const gone = action === 'deleted' || action === 'transferred';
           if (isValidRepositoryRef(ref) && !issue.pull_request) {
-            await applyItemEvent(ctx, ref, 'issue', issueData(issue), gone);
+            await applyItemEvent(ctx, ref, 'issue', issueData(issue, { webOrigin, ref }), gone);
           }
         }
         // ping and every other event: accepted and ignored.

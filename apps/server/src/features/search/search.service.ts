@@ -15,7 +15,7 @@ import {
   workspaces,
 } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import type { Caller } from '../workspaces/workspaces.access.ts';
+import { type Caller, twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
 
 /**
  * Search reads the indexed content of chat, direct messages, workspaces and tasks, read-only (see
@@ -218,6 +218,7 @@ export async function searchMessages(
     join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id and wm.user_id = ${me}
     where (not c.is_private or exists (
       select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${me}))
+      and ${twoFactorAdmitsSql(sql`c.workspace_id`, me)}
     ${query.in ? sql`and lower(c.name) = lower(${query.in})` : sql``}`;
 
   const channelBranch = sql`select 'channel' as kind, m.id, m.seq, m.created_at, m.sender_id, m.content,
@@ -343,6 +344,7 @@ export async function searchChannels(
     join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id and wm.user_id = ${me}
     where (not c.is_private or exists (
         select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${me}))
+      and ${twoFactorAdmitsSql(sql`c.workspace_id`, me)}
       and ${allWords(words, (p) => sql`(c.name ilike ${p} or c.description ilike ${p})`)}
     order by lower(c.name), c.id
     limit ${SEARCH_GROUP_LIMIT}`);
@@ -365,7 +367,7 @@ export async function searchChannels(
 export interface TaskHitRow {
   id: string;
   title: string;
-  listTitle: string;
+  listTitle: string | null;
   archived: boolean;
 }
 
@@ -377,7 +379,8 @@ export async function searchTasks(
 ): Promise<TaskHitRow[]> {
   const me = sql`${caller.id}::uuid`;
   const result = await ctx.db.execute(sql`
-    select t.id, t.title, l.title as list_title, t.archived_at is not null as archived
+    select t.id, t.title, case when l.owner_id = ${me} then l.title end as list_title,
+      t.archived_at is not null as archived
     from ${tasks} t
     join ${taskLists} l on l.id = t.list_id
     where (l.owner_id = ${me} or exists (
@@ -385,12 +388,14 @@ export async function searchTasks(
       and ${allWords(words, (p) => sql`(t.title ilike ${p} or t.description ilike ${p})`)}
     order by t.archived_at is not null, t.updated_at desc, t.id
     limit ${SEARCH_GROUP_LIMIT}`);
-  return rowsOf<{ id: string; title: string; list_title: string; archived: boolean }>(result).map((r) => ({
-    id: r.id,
-    title: r.title,
-    listTitle: r.list_title,
-    archived: r.archived,
-  }));
+  return rowsOf<{ id: string; title: string; list_title: string | null; archived: boolean }>(result).map(
+    (r) => ({
+      id: r.id,
+      title: r.title,
+      listTitle: r.list_title,
+      archived: r.archived,
+    }),
+  );
 }
 
 export interface PersonHitRow {

@@ -246,6 +246,9 @@ describe('GET /api/search', () => {
       payload: { userIds: [ada.id] },
     });
     expect((await search('paint')).body.tasks.map((x) => x._id)).toEqual([ids.bobTask]);
+    // docs/permissions.md: an assignee never sees the name of the owner's list.
+    expect((await search('paint')).body.tasks[0]?.listTitle).toBeNull();
+    expect((await search('paint', bob)).body.tasks[0]?.listTitle).toEqual(expect.any(String));
     expect((await search('inflate', bob)).body.tasks).toEqual([]);
 
     expect((await search('scully')).body.people.map((p) => p._id)).toEqual([dana.id]);
@@ -301,6 +304,10 @@ describe('bad input', () => {
       [`?q=${'a'.repeat(201)}`, 'Search is too long (200 characters at most)'],
       ['?q=after:yesterday', 'Dates in after:, before: and during: are written YYYY-MM-DD'],
       ['?q=during:2024-02-30', 'Dates in after:, before: and during: are written YYYY-MM-DD'],
+      // Beyond what PostgreSQL stores (no year 0; five-digit years): a clear 400, not a 500.
+      ['?q=x%20before:0000-01-01', 'Dates in after:, before: and during: are written YYYY-MM-DD'],
+      ['?q=x%20after:99999-01-01', 'Dates in after:, before: and during: are written YYYY-MM-DD'],
+      ['?q=x%20during:294277', 'Dates in after:, before: and during: are written YYYY-MM-DD'],
       ['?q=from:', 'A filter needs a value, like in:general or from:ada@example.com'],
       ['?q=x&cursor=nonsense', 'Invalid cursor'],
     ];

@@ -4,12 +4,13 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { addMember, createWorkspace } from '../workspaces/test-fixtures.ts';
 import { client, createList, createTask, uniqueTitle } from './tasks.test-helpers.ts';
 
 /**
  * An assignee is a colleague of the task's owner. Removed from the last workspace they shared (or
- * that workspace deleted), they lose the task at once: no reading, no commenting, gone from their
- * assignments and told by the /tasks push; added back, they do not get it back.
+ * that workspace deleted, or they left it), they lose the task at once: no reading, no commenting, gone
+ * from their assignments and told by the /tasks push; back in the workspace, they do not get it back.
  */
 
 let t: TestApp;
@@ -27,14 +28,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** A workspace of the owner that `members` joined (invited, and accepted). */
 async function workspaceOf(members: TestUser[]) {
-  const res = await api.post('/api/workspaces', owner, {
+  const ws = await createWorkspace(t, owner, {
     name: uniqueTitle('ws'),
     description: 'Team',
     members: members.map((m) => ({ email: m.email, role: 'editor' })),
   });
-  expect(res.statusCode).toBe(201);
-  return res.json().name as string;
+  return ws.name;
 }
 
 async function assignedTask(userIds: string[]) {
@@ -87,12 +88,18 @@ describe('assignments end with the last shared workspace', () => {
     const detail = (await api.get(`/api/task/${task._id}`, owner)).json() as TaskDetail;
     expect(detail.assignedTo.map((a) => a._id)).toEqual([stayer.id]);
 
-    const back = await api.post(`/api/workspaces/${ws}/members`, owner, {
-      email: leaver.email,
-      role: 'editor',
-    });
-    expect(back.statusCode).toBe(201);
+    // Invited again and joined: the assignment does not come back.
+    await addMember(t, owner, ws, leaver, 'editor');
     expect((await api.get(`/api/task/${task._id}`, leaver)).statusCode).toBe(404);
+  });
+
+  it('ends them when the assignee leaves the workspace', async () => {
+    const other = await createUser(t.app);
+    const ws = await workspaceOf([other]);
+    const task = await assignedTask([other.id]);
+    expect((await api.get(`/api/task/${task._id}`, other)).statusCode).toBe(200);
+    expect((await api.post(`/api/workspaces/${ws}/leave`, other, {})).statusCode).toBe(204);
+    await eventually(async () => (await api.get(`/api/task/${task._id}`, other)).statusCode === 404);
   });
 
   it('keeps the assignment while another workspace is still shared', async () => {

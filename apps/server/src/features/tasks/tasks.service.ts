@@ -1,6 +1,9 @@
 import {
   type createTaskBody,
+  TASK_CHECKLIST_MAX,
+  TASK_COMMENTS_MAX,
   TASK_DUE_SOON_MS,
+  TASK_LABELS_MAX,
   TASK_MESSAGES,
   type TaskNotificationKind,
   type TaskPriority,
@@ -8,7 +11,22 @@ import {
   type updateTaskBody,
   type updateTaskListBody,
 } from '@cohort/shared/tasks';
-import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lte, max, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  max,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
@@ -466,9 +484,32 @@ export async function setDeadline(
   });
 }
 
+/**
+ * Refuses (409) one more comment, checklist item or label on a task that has `max` already. The
+ * task row is locked first, so parallel additions are counted one after another.
+ */
+async function assertRoomOnTask(
+  tx: Exec,
+  taskId: string,
+  what: {
+    table: typeof taskComments | typeof taskChecklistItems | typeof taskLabels;
+    max: number;
+    message: string;
+  },
+) {
+  await tx.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, taskId)).for('update');
+  const [row] = await tx.select({ n: count() }).from(what.table).where(eq(what.table.taskId, taskId));
+  if ((row?.n ?? 0) >= what.max) throw conflict(what.message);
+}
+
 /** Returns the ids of the notifications it created (for the owner and assignees but the commenter). */
 export async function addComment(ctx: AppContext, caller: Caller, access: TaskAccess, text: string) {
   return ctx.db.transaction(async (tx) => {
+    await assertRoomOnTask(tx, access.task.id, {
+      table: taskComments,
+      max: TASK_COMMENTS_MAX,
+      message: TASK_MESSAGES.tooManyComments,
+    });
     const [row] = await tx
       .insert(taskComments)
       .values({ taskId: access.task.id, userId: caller.id, text, createdAt: ctx.now() })
@@ -481,6 +522,11 @@ export async function addComment(ctx: AppContext, caller: Caller, access: TaskAc
 
 export async function addChecklistItem(ctx: AppContext, caller: Caller, access: TaskAccess, title: string) {
   await ctx.db.transaction(async (tx) => {
+    await assertRoomOnTask(tx, access.task.id, {
+      table: taskChecklistItems,
+      max: TASK_CHECKLIST_MAX,
+      message: TASK_MESSAGES.tooManyChecklistItems,
+    });
     const [last] = await tx
       .select({ position: max(taskChecklistItems.position) })
       .from(taskChecklistItems)
@@ -544,6 +590,11 @@ export async function removeChecklistItem(
 export async function addLabel(ctx: AppContext, caller: Caller, access: TaskAccess, label: string) {
   try {
     await ctx.db.transaction(async (tx) => {
+      await assertRoomOnTask(tx, access.task.id, {
+        table: taskLabels,
+        max: TASK_LABELS_MAX,
+        message: TASK_MESSAGES.tooManyLabels,
+      });
       await tx.insert(taskLabels).values({ taskId: access.task.id, label, createdAt: ctx.now() });
       await record(ctx, tx, caller, access.task.id, 'label.added', { label });
     });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TaskDetail, TaskList } from '@cohort/shared/tasks';
 import type { TestUser } from '../../../test/factories.ts';
 import type { TestApp } from '../../../test/test-app.ts';
+import { createWorkspace } from '../workspaces/test-fixtures.ts';
 
 /** Test helpers shared by this feature's test files (not a test file itself). */
 
@@ -48,12 +49,14 @@ export async function createTask(
   return res.json() as TaskDetail;
 }
 
-/** A workspace holding `owner` and `members`, so that the owner may assign tasks to them. */
+/**
+ * A workspace holding `owner` and `members` (invited, and accepted), so that the owner may assign
+ * tasks to them.
+ */
 export async function shareWorkspace(t: TestApp, owner: TestUser, members: TestUser[]) {
-  const res = await client(t).post('/api/workspaces', owner, {
+  await createWorkspace(t, owner, {
     name: uniqueTitle('ws'),
     description: 'Team',
     members: members.map((m) => ({ email: m.email })),
   });
-  if (res.statusCode !== 201) throw new Error(`workspace creation failed: ${res.statusCode} ${res.body}`);
 }

@@ -1,3 +1,4 @@
+import { TASK_CHECKLIST_MAX, TASK_LABELS_MAX, TASK_MESSAGES } from '@cohort/shared/tasks';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
@@ -316,7 +317,15 @@ describe('tasks', () => {
       deadline: '2030-05-17T10:30:00+02:00',
     });
     expect(time.json().dates).toEqual({ deadline: '2030-05-17T08:30:00.000Z' });
-    for (const deadline of ['tomorrow', '2030-13-45', 20300517, '']) {
+    for (const deadline of [
+      'tomorrow',
+      '2030-13-45',
+      20300517,
+      '',
+      '0000-01-01',
+      '0000-06-30T10:00:00Z',
+      '+275760-09-13',
+    ]) {
       const bad = await api.put(`/api/tasks/${task._id}/deadline`, owner, { deadline });
       expect(bad.statusCode).toBe(400);
     }
@@ -380,6 +389,28 @@ describe('tasks', () => {
     expect(
       await t.ctx.db.select().from(taskChecklistItems).where(eq(taskChecklistItems.taskId, task._id)),
     ).toHaveLength(1);
+  });
+
+  it('bounds what others can add to a task: labels and checklist items, also when added at once', async () => {
+    const task = await createTask(t, owner, await createList(t, owner));
+    const labels = await Promise.all(
+      Array.from({ length: TASK_LABELS_MAX + 5 }, (_, i) =>
+        api.post(`/api/tasks/${task._id}/labels`, owner, { label: `label ${i}` }),
+      ),
+    );
+    expect(labels.filter((r) => r.statusCode === 201)).toHaveLength(TASK_LABELS_MAX);
+    for (const r of labels.filter((x) => x.statusCode !== 201)) {
+      expect(r.statusCode).toBe(409);
+      expect(r.json().message).toBe(TASK_MESSAGES.tooManyLabels);
+    }
+    for (let i = 0; i < TASK_CHECKLIST_MAX; i++) {
+      expect(
+        (await api.post(`/api/tasks/${task._id}/checklist`, owner, { title: `step ${i}` })).statusCode,
+      ).toBe(201);
+    }
+    const over = await api.post(`/api/tasks/${task._id}/checklist`, owner, { title: 'one too many' });
+    expect(over.statusCode).toBe(409);
+    expect(over.json().message).toBe(TASK_MESSAGES.tooManyChecklistItems);
   });
 
   it('adds labels without duplicates and removes URL-encoded ones', async () => {

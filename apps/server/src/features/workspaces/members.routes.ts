@@ -10,14 +10,15 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
+import { revokeInvitation } from './invitations.service.ts';
 import { loadWorkspaceForUser } from './workspaces.access.ts';
 import { errorResponses, noContent, requireSession } from './workspaces.http.ts';
 import { authorize } from './workspaces.policy.ts';
 import { presentMemberListItem } from './workspaces.presenter.ts';
 import {
   addMember,
+  leaveWorkspace,
   listMembers,
-  removeInvitation,
   removeMember,
   updateMemberRole,
 } from './workspaces.service.ts';
@@ -35,10 +36,11 @@ export const membersRoutes =
         const user = await requireUser(ctx, request);
         const access = await loadWorkspaceForUser(ctx, user, request.params.workspaceName);
         authorize(access.role, 'readWorkspace');
-        return (await listMembers(ctx, access.workspace)).map(presentMemberListItem);
+        return (await listMembers(ctx, access)).map(presentMemberListItem);
       },
     );
 
+    // Adding invites: the answer is the pending invitation; membership starts when it is accepted.
     app.post(
       '/api/workspaces/:workspaceName/members',
       {
@@ -101,7 +103,21 @@ export const membersRoutes =
         const user = await requireUser(ctx, request);
         const access = await loadWorkspaceForUser(ctx, user, request.params.workspaceName);
         authorize(access.role, 'manageMembers');
-        await removeInvitation(ctx, access.workspace, request.params.email);
+        await revokeInvitation(ctx, access.workspace, request.params.email);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/workspaces/:workspaceName/leave',
+      { schema: { tags, params: workspaceParams, response: { ...noContent, ...errorResponses } } },
+      async (request, reply) => {
+        const user = await requireUser(ctx, request);
+        const access = await loadWorkspaceForUser(ctx, user, request.params.workspaceName, {
+          evenWithoutTwoFactor: true,
+        });
+        authorize(access.role, 'leaveWorkspace');
+        await leaveWorkspace(ctx, user, access.workspace);
         return reply.status(204).send(null);
       },
     );

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser, uniqueEmail } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { client, createChannel, createWorkspace, snapshotWorkspace, wsUrl } from './test-fixtures.ts';
+import {
+  acceptInvitation,
+  addMember,
+  client,
+  createChannel,
+  createWorkspace,
+  snapshotWorkspace,
+  wsUrl,
+} from './test-fixtures.ts';
 import { type MembershipEventMap, membershipEvents } from './workspaces.events.ts';
 
 let t: TestApp;
@@ -50,14 +58,12 @@ async function captureEvents(run: () => Promise<unknown>) {
 }
 
 describe('GET /api/workspaces/:workspaceName/members', () => {
-  it('lists active members with names and roles, then invitations', async () => {
+  it('lists active members with names and roles, then invitations (for admins only)', async () => {
     const invited = uniqueEmail('invited');
     const ws = await createWorkspace(t, admin, {
       members: [{ email: viewer.email }, { email: invited, role: 'admin' }],
     });
-    const res = await api.get(wsUrl(ws.name, '/members'), viewer);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([
+    const active = [
       {
         _id: admin.id,
         email: admin.email,
@@ -74,35 +80,51 @@ describe('GET /api/workspaces/:workspaceName/members', () => {
         role: 'viewer',
         status: 'active',
       },
+    ];
+    const asAdmin = await api.get(wsUrl(ws.name, '/members'), admin);
+    expect(asAdmin.statusCode).toBe(200);
+    expect(asAdmin.json()).toEqual([
+      ...active,
       { _id: null, email: invited, firstName: '', lastName: '', role: 'admin', status: 'invited' },
     ]);
+    // Who is invited, and with which role, is the admins' business.
+    const asViewer = await api.get(wsUrl(ws.name, '/members'), viewer);
+    expect(asViewer.statusCode).toBe(200);
+    expect(asViewer.json()).toEqual(active);
   });
 });
 
 describe('POST /api/workspaces/:workspaceName/members', () => {
-  it('adds an existing account as an active member and tells subscribers', async () => {
+  it('invites an existing account, who joins only on accepting (and subscribers hear it then)', async () => {
     const ws = await team();
     let res: Awaited<ReturnType<typeof api.post>> | undefined;
-    const events = await captureEvents(async () => {
+    const invitedEvents = await captureEvents(async () => {
       res = await api.post(wsUrl(ws.name, '/members'), admin, {
         email: newcomer.email.toUpperCase(),
         role: 'Editor',
       });
     });
     expect(res?.statusCode).toBe(201);
+    // The same answer as for an address without an account: it says nothing about who has one.
     expect(res?.json()).toEqual({
-      _id: newcomer.id,
+      _id: null,
       email: newcomer.email,
-      firstName: 'Nora',
-      lastName: 'New',
+      firstName: '',
+      lastName: '',
       role: 'editor',
-      status: 'active',
+      status: 'invited',
     });
-    expect(events).toEqual([['memberAdded', { workspaceId: ws._id, userId: newcomer.id, role: 'editor' }]]);
+    expect(invitedEvents).toEqual([]);
+    expect((await api.get(wsUrl(ws.name), newcomer)).statusCode).toBe(404);
+
+    const joinedEvents = await captureEvents(() => acceptInvitation(t, newcomer, ws.name));
+    expect(joinedEvents).toEqual([
+      ['memberAdded', { workspaceId: ws._id, userId: newcomer.id, role: 'editor' }],
+    ]);
     expect((await api.get(wsUrl(ws.name), newcomer)).json().role).toBe('editor');
   });
 
-  it('invites an e-mail without an account (viewer by default), which joins on signup', async () => {
+  it('invites an e-mail without an account (viewer by default); signing up does not join', async () => {
     const ws = await team();
     const email = uniqueEmail('soon');
     const res = await api.post(wsUrl(ws.name, '/members'), admin, { email });
@@ -116,8 +138,13 @@ describe('POST /api/workspaces/:workspaceName/members', () => {
       status: 'invited',
     });
     const joined = await createUser(t.app, { email });
-    const members = (await api.get(wsUrl(ws.name, '/members'), admin)).json();
-    expect(members).toContainEqual(
+    expect((await api.get(wsUrl(ws.name), joined)).statusCode).toBe(404);
+    expect((await api.get(wsUrl(ws.name, '/members'), admin)).json()).toContainEqual(
+      expect.objectContaining({ _id: null, email, status: 'invited' }),
+    );
+    // The new account, once verified, finds the invitation and accepts it.
+    await acceptInvitation(t, joined, ws.name);
+    expect((await api.get(wsUrl(ws.name, '/members'), admin)).json()).toContainEqual(
       expect.objectContaining({ _id: joined.id, role: 'viewer', status: 'active' }),
     );
   });
@@ -205,8 +232,9 @@ describe('DELETE /api/workspaces/:workspaceName/members/:userId', () => {
       editor.id,
     ]);
 
-    // Added back, the person does not regain the private channel.
-    await api.post(wsUrl(ws.name, '/members'), admin, { email: viewer.email });
+    // Invited back and joined again, the person does not regain the private channel.
+    await addMember(t, admin, ws.name, viewer);
+    expect((await api.get(wsUrl(ws.name), viewer)).statusCode).toBe(200);
     expect((await api.get(wsUrl(ws.name, `/channels/${secret._id}`), viewer)).statusCode).toBe(404);
   });
 

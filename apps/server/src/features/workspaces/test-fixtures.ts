@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateChannelBody, WorkspaceMemberInput } from '@cohort/shared/workspaces';
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { TestUser } from '../../../test/factories.ts';
+import { type TestUser, testUserByEmail } from '../../../test/factories.ts';
 import type { TestApp } from '../../../test/test-app.ts';
 import {
   channelMembers,
@@ -38,10 +38,46 @@ export function client(t: TestApp) {
 export const wsUrl = (nameOrId: string, rest = '') =>
   `/api/workspaces/${encodeURIComponent(nameOrId)}${rest}`;
 
+/**
+ * The invitee accepts their pending invitation to the workspace (by name or id) through the API, as
+ * they would from the invitations page; throws when there is none to accept.
+ */
+export async function acceptInvitation(t: TestApp, invitee: TestUser, workspaceNameOrId: string) {
+  const api = client(t);
+  const mine = await api.get('/api/invitations', invitee);
+  if (mine.statusCode !== 200) throw new Error(`listing invitations failed: ${mine.statusCode} ${mine.body}`);
+  const key = workspaceNameOrId.toLowerCase();
+  const invitation = (mine.json() as Array<{ _id: string; workspace: { _id: string; name: string } }>).find(
+    (i) => i.workspace._id === key || i.workspace.name.toLowerCase() === key,
+  );
+  if (!invitation) throw new Error(`${invitee.email} has no pending invitation to ${workspaceNameOrId}`);
+  const res = await api.post(`/api/invitations/${invitation._id}/accept`, invitee, {});
+  if (res.statusCode !== 200) throw new Error(`accepting failed: ${res.statusCode} ${res.body}`);
+  return res.json() as { workspace: { _id: string; name: string }; role: string };
+}
+
+/** An admin invites `user` (POST …/members) and the user accepts: the way anyone joins. */
+export async function addMember(
+  t: TestApp,
+  admin: TestUser,
+  workspaceNameOrId: string,
+  user: TestUser,
+  role: 'viewer' | 'editor' | 'admin' = 'viewer',
+) {
+  const res = await client(t).post(wsUrl(workspaceNameOrId, '/members'), admin, { email: user.email, role });
+  if (res.statusCode !== 201) throw new Error(`invitation failed: ${res.statusCode} ${res.body}`);
+  return acceptInvitation(t, user, workspaceNameOrId);
+}
+
+/**
+ * Creates a workspace through the API. Listed members that are users of this test file (made by
+ * `createUser`) accept their invitations at once, so they are members as the test expects; e-mails
+ * without an account stay invited. `accept: false` leaves every invitation pending.
+ */
 export async function createWorkspace(
   t: TestApp,
   owner: TestUser,
-  opts: { name?: string; description?: string; members?: WorkspaceMemberInput[] } = {},
+  opts: { name?: string; description?: string; members?: WorkspaceMemberInput[]; accept?: boolean } = {},
 ) {
   const res = await client(t).post('/api/workspaces', owner, {
     name: opts.name ?? uniqueName(),
@@ -49,7 +85,16 @@ export async function createWorkspace(
     members: opts.members ?? [],
   });
   if (res.statusCode !== 201) throw new Error(`workspace creation failed: ${res.statusCode} ${res.body}`);
-  return res.json() as { _id: string; name: string };
+  const ws = res.json() as { _id: string; name: string };
+  if (opts.accept !== false) {
+    for (const email of new Set((opts.members ?? []).map((m) => m.email.trim().toLowerCase()))) {
+      const invitee = testUserByEmail(email);
+      if (invitee && invitee.email.toLowerCase() !== owner.email.toLowerCase()) {
+        await acceptInvitation(t, invitee, ws._id);
+      }
+    }
+  }
+  return ws;
 }
 
 export async function createChannel(

@@ -1,8 +1,9 @@
+import { SECURITY_MESSAGES } from '@cohort/shared/security';
 import { WORKSPACE_MESSAGES, type WorkspaceRole } from '@cohort/shared/workspaces';
-import { and, asc, eq, exists, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { channelMembers, channels, users, workspaceMembers, workspaces } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import { canReadChannel } from './workspaces.policy.ts';
 
 /**
@@ -38,6 +39,27 @@ export const workspaceNotFound = () => notFound(WORKSPACE_MESSAGES.workspaceNotF
 export const channelNotFound = () => notFound(WORKSPACE_MESSAGES.channelNotFound);
 
 /**
+ * Whether the caller has two-factor sign-in on, read with the membership (fresh on every call, so
+ * turning it on admits them at once). A workspace that requires it refuses everyone else with 403
+ * and its own message, which the web app recognises (members know the workspace exists: no leak).
+ */
+const callerHasTwoFactor = sql<boolean>`${users.totpEnabledAt} is not null`;
+function requireTwoFactorIfAsked(workspace: WorkspaceRow, callerHasIt: boolean) {
+  if (workspace.requireTwoFactor && !callerHasIt) {
+    throw forbidden(SECURITY_MESSAGES.workspaceRequiresTwoFactor);
+  }
+}
+
+/**
+ * The 2FA rule of `requireTwoFactorIfAsked` as an SQL condition, for the features that decide access
+ * in one query (search, the notification feed): the workspace does not require two-factor sign-in,
+ * or the user has it on.
+ */
+export const twoFactorAdmitsSql = (workspaceId: SQL, userId: SQL) => sql`(
+  not coalesce((select w2.require_two_factor from ${workspaces} w2 where w2.id = ${workspaceId}), false)
+  or exists (select 1 from ${users} u2 where u2.id = ${userId} and u2.totp_enabled_at is not null))`;
+
+/**
  * The workspace named `workspaceNameOrId` (its name in any case, or its id) with the caller's role,
  * or 404 when it does not exist or the caller is not a member.
  */
@@ -45,23 +67,27 @@ export async function loadWorkspaceForUser(
   ctx: AppContext,
   caller: Caller,
   workspaceNameOrId: string,
+  /** Leaving is always possible: a workspace's 2FA rule must not hold anyone in it. */
+  opts: { evenWithoutTwoFactor?: boolean } = {},
 ): Promise<WorkspaceAccess> {
   const key = workspaceNameOrId.trim();
   if (!key) throw workspaceNotFound();
   const byName = sql`lower(${workspaces.name}) = lower(${key})`;
   const rows = await ctx.db
-    .select({ workspace: workspaces, role: workspaceMembers.role })
+    .select({ workspace: workspaces, role: workspaceMembers.role, twoFactor: callerHasTwoFactor })
     .from(workspaces)
     .innerJoin(
       workspaceMembers,
       and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, caller.id)),
     )
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
     .where(isUuid(key) ? or(eq(workspaces.id, key), byName) : byName)
     .limit(2);
   // A workspace may be named like another one's id: the id wins.
   const row = rows.find((r) => r.workspace.id === key.toLowerCase()) ?? rows[0];
   if (!row) throw workspaceNotFound();
-  return row;
+  if (!opts.evenWithoutTwoFactor) requireTwoFactorIfAsked(row.workspace, row.twoFactor);
+  return { workspace: row.workspace, role: row.role };
 }
 
 /** The caller's role in a workspace they are known to reach by id, or null when not a member. */
@@ -101,6 +127,7 @@ export async function loadChannelForUser(
     .select({
       workspace: workspaces,
       role: workspaceMembers.role,
+      twoFactor: callerHasTwoFactor,
       channel: channels,
       memberId: channelMembers.userId,
     })
@@ -109,6 +136,7 @@ export async function loadChannelForUser(
       workspaceMembers,
       and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, caller.id)),
     )
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
     .leftJoin(channels, and(eq(channels.workspaceId, workspaces.id), eq(channels.id, channelId)))
     .leftJoin(
       channelMembers,
@@ -119,6 +147,7 @@ export async function loadChannelForUser(
   // A workspace may be named like another one's id: the id wins (as in loadWorkspaceForUser).
   const row = rows.find((r) => r.workspace.id === key.toLowerCase()) ?? rows[0];
   if (!row) throw workspaceNotFound();
+  requireTwoFactorIfAsked(row.workspace, row.twoFactor);
   const isChannelMember = row.memberId != null;
   if (!row.channel || !canReadChannel(row.channel, isChannelMember)) throw channelNotFound();
   return { workspace: row.workspace, role: row.role, channel: row.channel, isChannelMember };
@@ -227,4 +256,27 @@ export async function sharesWorkspace(ctx: AppContext, userId: string, otherId: 
     .where(and(eq(workspaceMembers.userId, otherId), inArray(workspaceMembers.workspaceId, mine)))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * Names of the workspaces that require two-factor sign-in where the user is an admin: turning their
+ * own 2FA off there would lock them out of the workspace whose setting they manage.
+ */
+export async function workspacesRequiringTwoFactorAdministeredBy(
+  ctx: AppContext,
+  userId: string,
+): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ name: workspaces.name })
+    .from(workspaces)
+    .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, workspaces.id))
+    .where(
+      and(
+        eq(workspaceMembers.userId, userId),
+        eq(workspaceMembers.role, 'admin'),
+        eq(workspaces.requireTwoFactor, true),
+      ),
+    )
+    .orderBy(asc(workspaces.name));
+  return rows.map((r) => r.name);
 }

@@ -66,7 +66,9 @@ describe('the permission matrix', () => {
     expect(canReadChannel({ isPrivate: false }, false)).toBe(true);
     expect(canReadChannel({ isPrivate: true }, false)).toBe(false);
     expect(canReadChannel({ isPrivate: true }, true)).toBe(true);
-    expect(canEditChannel('viewer', { createdBy: 'u1' }, 'u1')).toBe(true);
+    expect(canEditChannel('editor', { createdBy: 'u1' }, 'u1')).toBe(true);
+    // A creator demoted to viewer can no longer rename what they made.
+    expect(canEditChannel('viewer', { createdBy: 'u1' }, 'u1')).toBe(false);
     expect(canEditChannel('editor', { createdBy: 'u1' }, 'u2')).toBe(false);
     expect(canEditChannel('admin', { createdBy: null }, 'u2')).toBe(true);
   });

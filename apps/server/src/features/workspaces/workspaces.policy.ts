@@ -9,6 +9,8 @@ import { forbidden } from '../../http/errors.ts';
  */
 export const WORKSPACE_PERMISSIONS = {
   readWorkspace: ['viewer', 'editor', 'admin'],
+  /** Any member may leave (the last admin is refused by the service, not by role). */
+  leaveWorkspace: ['viewer', 'editor', 'admin'],
   readOpenChannel: ['viewer', 'editor', 'admin'],
   chat: ['viewer', 'editor', 'admin'],
   comment: ['viewer', 'editor', 'admin'],
@@ -16,6 +18,7 @@ export const WORKSPACE_PERMISSIONS = {
   addProject: ['editor', 'admin'],
   assignItem: ['editor', 'admin'],
   deleteProject: ['admin'],
+  /** Adding (inviting), removing, and seeing, resending and revoking pending invitations. */
   manageMembers: ['admin'],
   manageRoles: ['admin'],
   editWorkspace: ['admin'],
@@ -43,11 +46,14 @@ export function canReadChannel(channel: { isPrivate: boolean }, isChannelMember:
   return !channel.isPrivate || isChannelMember;
 }
 
-/** Renaming or re-describing a channel: workspace admins, and the member who created it. */
+/**
+ * Renaming or re-describing a channel: workspace admins, and the member who created it while their
+ * role may still create channels (a creator demoted to viewer loses it).
+ */
 export function canEditChannel(
   role: WorkspaceRole,
   channel: { createdBy: string | null },
   userId: string,
 ): boolean {
-  return roleCan(role, 'manageChannels') || channel.createdBy === userId;
+  return roleCan(role, 'manageChannels') || (channel.createdBy === userId && roleCan(role, 'createChannel'));
 }

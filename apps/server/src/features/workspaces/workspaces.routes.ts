@@ -11,8 +11,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
 import { channelsRoutes } from './channels.routes.ts';
+import { invitationsRoutes } from './invitations.routes.ts';
 import { membersRoutes } from './members.routes.ts';
 import { profileRoutes } from './profile.routes.ts';
+import { requireTwoFactorRoutes } from './require-two-factor.routes.ts';
 import { loadWorkspaceForUser } from './workspaces.access.ts';
 import { errorResponses, noContent, requireSession } from './workspaces.http.ts';
 import { authorize } from './workspaces.policy.ts';
@@ -25,14 +27,16 @@ import {
   updateWorkspace,
 } from './workspaces.service.ts';
 
-/** Every workspace, member, channel and profile route (registered once from app.ts). */
+/** Every workspace, member, invitation, channel and profile route (registered once from app.ts). */
 export const workspacesRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     await app.register(workspaceRoutes(ctx));
     await app.register(membersRoutes(ctx));
+    await app.register(invitationsRoutes(ctx));
     await app.register(channelsRoutes(ctx));
     await app.register(profileRoutes(ctx));
+    await app.register(requireTwoFactorRoutes(ctx));
   };
 
 const workspaceRoutes =

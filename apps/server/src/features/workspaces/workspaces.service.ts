@@ -7,7 +7,7 @@ import {
 } from '@cohort/shared/workspaces';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AppContext, NewUser } from '../../context.ts';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import {
   channelMembers,
@@ -20,6 +20,13 @@ import {
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import {
+  afterInvitationsSent,
+  type InvitationsSent,
+  type Inviter,
+  insertInvitations,
+  inviteMember,
+} from './invitations.service.ts';
+import {
   type Caller,
   type ChannelRow,
   channelMemberIds,
@@ -30,11 +37,12 @@ import {
   workspaceNotFound,
 } from './workspaces.access.ts';
 import { emitMembershipEvent } from './workspaces.events.ts';
+import { lockWorkspace, type Tx } from './workspaces.lock.ts';
+import { roleCan } from './workspaces.policy.ts';
 
 type CreateWorkspaceData = z.output<typeof createWorkspaceBody>;
 type UpdateWorkspaceData = z.output<typeof updateWorkspaceBody>;
 type AddMemberData = z.output<typeof addMemberBody>;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface MemberView {
   userId: string | null;
@@ -59,10 +67,19 @@ export interface WorkspaceDetailView extends WorkspaceView {
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-/** Active members (the creator, then by joining time), then pending invitations, per workspace. */
-async function membersOf(ctx: AppContext, workspaceIds: string[]): Promise<Map<string, MemberView[]>> {
+/**
+ * Active members (the creator, then by joining time), then pending invitations, per workspace. Only
+ * admins see who is invited and with which role: invitations are listed for the workspaces in
+ * `withInvitations` only.
+ */
+async function membersOf(
+  ctx: AppContext,
+  workspaceIds: string[],
+  withInvitations: readonly string[],
+): Promise<Map<string, MemberView[]>> {
   const result = new Map<string, MemberView[]>(workspaceIds.map((id) => [id, []]));
   if (workspaceIds.length === 0) return result;
+  const invitedIn = workspaceIds.filter((id) => withInvitations.includes(id));
   const [active, invited] = await Promise.all([
     ctx.db
       .select({
@@ -83,15 +100,17 @@ async function membersOf(ctx: AppContext, workspaceIds: string[]): Promise<Map<s
         asc(workspaceMembers.joinedAt),
         asc(users.email),
       ),
-    ctx.db
-      .select({
-        workspaceId: workspaceInvitations.workspaceId,
-        email: workspaceInvitations.email,
-        role: workspaceInvitations.role,
-      })
-      .from(workspaceInvitations)
-      .where(inArray(workspaceInvitations.workspaceId, workspaceIds))
-      .orderBy(asc(workspaceInvitations.createdAt), asc(workspaceInvitations.email)),
+    invitedIn.length === 0
+      ? []
+      : ctx.db
+          .select({
+            workspaceId: workspaceInvitations.workspaceId,
+            email: workspaceInvitations.email,
+            role: workspaceInvitations.role,
+          })
+          .from(workspaceInvitations)
+          .where(inArray(workspaceInvitations.workspaceId, invitedIn))
+          .orderBy(asc(workspaceInvitations.createdAt), asc(workspaceInvitations.email)),
   ]);
   for (const { workspaceId, ...m } of active) result.get(workspaceId)?.push({ ...m, status: 'active' });
   for (const { workspaceId, ...m } of invited) {
@@ -115,7 +134,7 @@ export async function listWorkspacesForUser(ctx: AppContext, caller: Caller): Pr
     string | null
   >`(select ${users.email} from ${users} where ${users.id} = ${workspaces.createdBy})`;
   const rows = await ctx.db
-    .select({ workspace: workspaces, creatorEmail: creators })
+    .select({ workspace: workspaces, creatorEmail: creators, role: workspaceMembers.role })
     .from(workspaces)
     .innerJoin(
       workspaceMembers,
@@ -125,12 +144,23 @@ export async function listWorkspacesForUser(ctx: AppContext, caller: Caller): Pr
   const members = await membersOf(
     ctx,
     rows.map((r) => r.workspace.id),
+    rows.filter((r) => roleCan(r.role, 'manageMembers')).map((r) => r.workspace.id),
   );
-  return rows.map((r) => ({ ...r, members: members.get(r.workspace.id) ?? [] }));
+  return rows.map((r) => ({
+    workspace: r.workspace,
+    creatorEmail: r.creatorEmail,
+    members: members.get(r.workspace.id) ?? [],
+  }));
 }
 
-export async function listMembers(ctx: AppContext, workspace: WorkspaceRow): Promise<MemberView[]> {
-  return (await membersOf(ctx, [workspace.id])).get(workspace.id) ?? [];
+/** The members of the workspace, as the caller with `role` may see them (invitations: admins only). */
+export async function listMembers(
+  ctx: AppContext,
+  access: { workspace: WorkspaceRow; role: WorkspaceRole },
+): Promise<MemberView[]> {
+  const { workspace, role } = access;
+  const withInvitations = roleCan(role, 'manageMembers') ? [workspace.id] : [];
+  return (await membersOf(ctx, [workspace.id], withInvitations)).get(workspace.id) ?? [];
 }
 
 /** The workspace page: the workspace, its members, the caller's role and the channels they may read. */
@@ -141,7 +171,7 @@ export async function getWorkspaceDetail(
 ): Promise<WorkspaceDetailView> {
   const { workspace, role } = access;
   const [members, creator, readable] = await Promise.all([
-    listMembers(ctx, workspace),
+    listMembers(ctx, access),
     creatorEmail(ctx, workspace),
     listReadableChannels(ctx, caller, workspace.id),
   ]);
@@ -179,71 +209,37 @@ async function mapNameConflict<T>(message: string, run: () => Promise<T>): Promi
   }
 }
 
-/** Takes the workspace row lock: membership changes of one workspace run one at a time. */
-async function lockWorkspace(tx: Tx, workspaceId: string, mode: 'update' | 'share' = 'update') {
-  const [row] = await tx.select().from(workspaces).where(eq(workspaces.id, workspaceId)).for(mode);
-  if (!row) throw workspaceNotFound();
-  return row;
-}
-
 /**
- * Creates the workspace with the caller as admin. Listed e-mails with an account become members,
- * the others pending invitations. Repeated e-mails: the last entry wins; the caller's own is ignored.
+ * Creates the workspace with the caller as its admin. Every listed e-mail — with an account or not —
+ * gets an invitation (and its e-mail) in the same transaction; nobody joins without accepting.
+ * Repeated e-mails: the last entry wins; the caller's own is ignored.
  */
 export async function createWorkspace(
   ctx: AppContext,
-  caller: Caller & { email: string },
+  caller: Inviter,
   body: CreateWorkspaceData,
 ): Promise<WorkspaceAccess> {
   const byEmail = new Map<string, WorkspaceRole>();
   for (const m of body.members) if (m.email !== caller.email.toLowerCase()) byEmail.set(m.email, m.role);
 
   await assertNameFree(ctx.db, body.name);
-  const { workspace, added } = await mapNameConflict(WORKSPACE_MESSAGES.nameTaken, () =>
-    ctx.db.transaction(async (tx) => {
+  const { workspace, sent } = await mapNameConflict(WORKSPACE_MESSAGES.nameTaken, () =>
+    ctx.db.transaction(async (tx): Promise<{ workspace: WorkspaceRow; sent: InvitationsSent }> => {
       const now = ctx.now();
       const [ws] = await tx
         .insert(workspaces)
         .values({ name: body.name, description: body.description, createdBy: caller.id, createdAt: now })
         .returning();
       if (!ws) throw new Error('insert returned no row');
-      const emails = [...byEmail.keys()];
-      const existing = emails.length
-        ? await tx
-            .select({ id: users.id, email: users.email })
-            .from(users)
-            .where(inArray(users.email, emails))
-        : [];
-      const known = new Map(existing.map((u) => [u.email, u.id]));
-      await tx.insert(workspaceMembers).values([
-        { workspaceId: ws.id, userId: caller.id, role: 'admin', joinedAt: now },
-        ...existing.map((u) => ({
-          workspaceId: ws.id,
-          userId: u.id,
-          role: byEmail.get(u.email) ?? 'viewer',
-          joinedAt: now,
-        })),
-      ]);
-      const invitations = emails
-        .filter((email) => !known.has(email))
-        .map((email) => ({
-          workspaceId: ws.id,
-          email,
-          role: byEmail.get(email) ?? 'viewer',
-          invitedBy: caller.id,
-          createdAt: now,
-        }));
-      if (invitations.length) await tx.insert(workspaceInvitations).values(invitations);
-      return { workspace: ws, added: existing };
+      await tx
+        .insert(workspaceMembers)
+        .values({ workspaceId: ws.id, userId: caller.id, role: 'admin', joinedAt: now });
+      const invitees = [...byEmail].map(([email, role]) => ({ email, role }));
+      const { sent } = await insertInvitations(ctx, tx, ws, caller, invitees);
+      return { workspace: ws, sent };
     }),
   );
-  for (const u of added) {
-    emitMembershipEvent(ctx, 'memberAdded', {
-      workspaceId: workspace.id,
-      userId: u.id,
-      role: byEmail.get(u.email) ?? 'viewer',
-    });
-  }
+  await afterInvitationsSent(ctx, sent);
   return { workspace, role: 'admin' };
 }
 
@@ -280,65 +276,25 @@ export async function deleteWorkspace(ctx: AppContext, workspace: WorkspaceRow):
   emitMembershipEvent(ctx, 'workspaceDeleted', { workspaceId: workspace.id, userIds, channelIds });
 }
 
-/** An e-mail with an account becomes a member at once; without one, a pending invitation. */
+/**
+ * Adding a member invites them: the answer is the pending invitation (`status: 'invited'`, no user id
+ * or names, whether or not the address has an account), which becomes a membership on acceptance.
+ */
 export async function addMember(
   ctx: AppContext,
-  caller: Caller,
+  caller: Inviter,
   workspace: WorkspaceRow,
   input: AddMemberData,
 ): Promise<MemberView> {
-  const member = await mapNameConflict(WORKSPACE_MESSAGES.alreadyMember, () =>
-    ctx.db.transaction(async (tx): Promise<MemberView> => {
-      await lockWorkspace(tx, workspace.id);
-      const now = ctx.now();
-      const [user] = await tx.select().from(users).where(eq(users.email, input.email));
-      if (user) {
-        const [existing] = await tx
-          .select({ role: workspaceMembers.role })
-          .from(workspaceMembers)
-          .where(and(eq(workspaceMembers.workspaceId, workspace.id), eq(workspaceMembers.userId, user.id)));
-        if (existing) throw conflict(WORKSPACE_MESSAGES.alreadyMember);
-        await tx
-          .insert(workspaceMembers)
-          .values({ workspaceId: workspace.id, userId: user.id, role: input.role, joinedAt: now });
-        const { id: userId, email, firstName, lastName } = user;
-        return { userId, email, firstName, lastName, role: input.role, status: 'active' };
-      }
-      const [invited] = await tx
-        .select({ role: workspaceInvitations.role })
-        .from(workspaceInvitations)
-        .where(
-          and(
-            eq(workspaceInvitations.workspaceId, workspace.id),
-            eq(workspaceInvitations.email, input.email),
-          ),
-        );
-      if (invited) throw conflict(WORKSPACE_MESSAGES.alreadyInvited);
-      await tx.insert(workspaceInvitations).values({
-        workspaceId: workspace.id,
-        email: input.email,
-        role: input.role,
-        invitedBy: caller.id,
-        createdAt: now,
-      });
-      return {
-        userId: null,
-        email: input.email,
-        firstName: '',
-        lastName: '',
-        role: input.role,
-        status: 'invited',
-      };
-    }),
-  );
-  if (member.userId) {
-    emitMembershipEvent(ctx, 'memberAdded', {
-      workspaceId: workspace.id,
-      userId: member.userId,
-      role: member.role,
-    });
-  }
-  return member;
+  const invitation = await inviteMember(ctx, caller, workspace, input);
+  return {
+    userId: null,
+    email: invitation.email,
+    firstName: '',
+    lastName: '',
+    role: invitation.role,
+    status: 'invited',
+  };
 }
 
 async function loadMember(tx: Tx, workspaceId: string, userId: string) {
@@ -359,12 +315,16 @@ async function loadMember(tx: Tx, workspaceId: string, userId: string) {
 }
 
 /** Refuses to leave a workspace without an admin (checked under the workspace lock). */
-async function assertAnotherAdmin(tx: Tx, workspaceId: string) {
+async function assertAnotherAdmin(
+  tx: Tx,
+  workspaceId: string,
+  message: string = WORKSPACE_MESSAGES.lastAdmin,
+) {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(workspaceMembers)
     .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'admin')));
-  if ((row?.n ?? 0) <= 1) throw conflict(WORKSPACE_MESSAGES.lastAdmin);
+  if ((row?.n ?? 0) <= 1) throw conflict(message);
 }
 
 export async function updateMemberRole(
@@ -398,11 +358,16 @@ export async function updateMemberRole(
 }
 
 /** Removes the member and their channel memberships in this workspace (private channels included). */
-export async function removeMember(ctx: AppContext, workspace: WorkspaceRow, userId: string): Promise<void> {
+export async function removeMember(
+  ctx: AppContext,
+  workspace: WorkspaceRow,
+  userId: string,
+  lastAdminMessage: string = WORKSPACE_MESSAGES.lastAdmin,
+): Promise<void> {
   const removed = await ctx.db.transaction(async (tx) => {
     await lockWorkspace(tx, workspace.id);
     const current = await loadMember(tx, workspace.id, userId);
-    if (current.role === 'admin') await assertAnotherAdmin(tx, workspace.id);
+    if (current.role === 'admin') await assertAnotherAdmin(tx, workspace.id, lastAdminMessage);
     await tx
       .delete(channelMembers)
       .where(
@@ -424,36 +389,14 @@ export async function removeMember(ctx: AppContext, workspace: WorkspaceRow, use
   emitMembershipEvent(ctx, 'memberRemoved', { workspaceId: workspace.id, userId: removed });
 }
 
-export async function removeInvitation(
-  ctx: AppContext,
-  workspace: WorkspaceRow,
-  email: string,
-): Promise<void> {
-  const deleted = await ctx.db
-    .delete(workspaceInvitations)
-    .where(
-      and(
-        eq(workspaceInvitations.workspaceId, workspace.id),
-        eq(workspaceInvitations.email, email.trim().toLowerCase()),
-      ),
-    )
-    .returning({ email: workspaceInvitations.email });
-  if (deleted.length === 0) throw notFound(WORKSPACE_MESSAGES.invitationNotFound);
-}
-
 /**
- * `ctx.onUserCreated` hook: pending invitations for the new account's e-mail become memberships with
- * the invited role, inside the signup transaction (so a failed signup leaves the invitations).
+ * The caller leaves the workspace: as a removal, their channel memberships in it go too, and the last
+ * admin is refused (409) — they hand the role on or delete the workspace instead.
  */
-export async function acceptInvitations(user: NewUser, tx: Db): Promise<void> {
-  const email = user.email.toLowerCase();
-  const pending = await tx
-    .delete(workspaceInvitations)
-    .where(eq(workspaceInvitations.email, email))
-    .returning();
-  if (pending.length === 0) return;
-  await tx
-    .insert(workspaceMembers)
-    .values(pending.map((p) => ({ workspaceId: p.workspaceId, userId: user.id, role: p.role })))
-    .onConflictDoNothing();
+export async function leaveWorkspace(
+  ctx: AppContext,
+  caller: Caller,
+  workspace: WorkspaceRow,
+): Promise<void> {
+  await removeMember(ctx, workspace, caller.id, WORKSPACE_MESSAGES.lastAdminLeave);
 }

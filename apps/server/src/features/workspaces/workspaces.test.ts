@@ -4,6 +4,7 @@ import { createUser, type TestUser, uniqueEmail } from '../../../test/factories.
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { workspaceInvitations, workspaces } from '../../db/schema.ts';
 import {
+  acceptInvitation,
   client,
   createChannel,
   createWorkspace,
@@ -31,7 +32,7 @@ const countWorkspacesNamed = async (name: string) =>
   (await t.ctx.db.select().from(workspaces).where(sql`lower(${workspaces.name}) = lower(${name})`)).length;
 
 describe('POST /api/workspaces', () => {
-  it('creates the workspace with the caller as admin, members by e-mail and invitations for unknown e-mails', async () => {
+  it('creates the workspace with the caller as admin and an invitation for every listed e-mail', async () => {
     const invited = uniqueEmail('invitee');
     const name = uniqueName('Design');
     const res = await api.post('/api/workspaces', owner, {
@@ -55,11 +56,17 @@ describe('POST /api/workspaces', () => {
     });
     expect(body._id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(body.createdAt).toString()).not.toBe('Invalid Date');
+    // An account is invited like an address without one: nobody joins without accepting. Invitations
+    // made together are listed by e-mail.
+    const invitations = [
+      { userId: null, email: colleague.email, role: 'editor', status: 'invited' },
+      { userId: null, email: invited, role: 'viewer', status: 'invited' },
+    ].sort((a, b) => a.email.localeCompare(b.email));
     expect(body.members).toEqual([
       { userId: owner.id, email: owner.email, role: 'admin', status: 'active' },
-      { userId: colleague.id, email: colleague.email, role: 'editor', status: 'active' },
-      { userId: null, email: invited, role: 'viewer', status: 'invited' },
+      ...invitations,
     ]);
+    expect((await api.get(wsUrl(name), colleague)).statusCode).toBe(404);
   });
 
   it('keeps the last entry when an e-mail is listed twice', async () => {
@@ -74,7 +81,7 @@ describe('POST /api/workspaces', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json().members).toEqual([
       expect.objectContaining({ userId: owner.id, role: 'admin' }),
-      expect.objectContaining({ userId: colleague.id, role: 'admin' }),
+      expect.objectContaining({ email: colleague.email, role: 'admin', status: 'invited' }),
     ]);
   });
 
@@ -277,7 +284,7 @@ describe('PATCH and DELETE /api/workspaces/:workspaceName', () => {
 });
 
 describe('invitations', () => {
-  it('turn into an active membership with the invited role when the e-mail signs up', async () => {
+  it('do not turn into memberships when the e-mail signs up: the new account accepts them', async () => {
     const email = uniqueEmail('later');
     const ws = await createWorkspace(t, owner, { members: [{ email: email.toUpperCase(), role: 'editor' }] });
     const before = await api.get(wsUrl(ws.name, '/members'), owner);
@@ -290,7 +297,13 @@ describe('invitations', () => {
       status: 'invited',
     });
 
+    // Signing up with an invited address proves nothing: no silent join.
     const newcomer = await createUser(t.app, { email, firstName: 'New', lastName: 'Comer' });
+    expect((await api.get('/api/workspaces', newcomer)).json()).toEqual([]);
+    expect((await api.get(wsUrl(ws.name), newcomer)).statusCode).toBe(404);
+    expect((await api.get(wsUrl(ws.name, '/members'), owner)).json()).toEqual(before.json());
+
+    await acceptInvitation(t, newcomer, ws.name);
     const after = await api.get(wsUrl(ws.name, '/members'), owner);
     expect(after.json()).toContainEqual({
       _id: newcomer.id,
@@ -316,11 +329,13 @@ describe('invitations', () => {
     ).toBe(201);
   });
 
-  it('are accepted for every workspace that invited the e-mail', async () => {
+  it('from several workspaces are each accepted with their own role', async () => {
     const email = uniqueEmail('popular');
     const a = await createWorkspace(t, owner, { members: [{ email }] });
     const b = await createWorkspace(t, colleague, { members: [{ email, role: 'admin' }] });
     const newcomer = await createUser(t.app, { email });
+    await acceptInvitation(t, newcomer, a._id);
+    await acceptInvitation(t, newcomer, b._id);
     const roles = Object.fromEntries(
       (await api.get('/api/workspaces', newcomer))
         .json()
@@ -359,6 +374,12 @@ describe('OpenAPI', () => {
       ['/api/workspaces/{workspaceName}/members/{userId}', 'patch', '200'],
       ['/api/workspaces/{workspaceName}/members/{userId}', 'delete', '204'],
       ['/api/workspaces/{workspaceName}/invitations/{email}', 'delete', '204'],
+      ['/api/workspaces/{workspaceName}/invitations', 'get', '200'],
+      ['/api/workspaces/{workspaceName}/invitations/{email}/resend', 'post', '200'],
+      ['/api/workspaces/{workspaceName}/leave', 'post', '204'],
+      ['/api/invitations', 'get', '200'],
+      ['/api/invitations/{invitationId}/accept', 'post', '200'],
+      ['/api/invitations/{invitationId}/decline', 'post', '204'],
       ['/api/workspaces/{workspaceName}/channels', 'get', '200'],
       ['/api/workspaces/{workspaceName}/channels', 'post', '201'],
       ['/api/workspaces/{workspaceName}/channels/{channelId}', 'get', '200'],

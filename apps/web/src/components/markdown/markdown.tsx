@@ -2,6 +2,7 @@ import { type ReactNode, useMemo } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { CodeBlock } from './code-block.tsx';
 import { type Block, type Inline, parseMarkdown } from './parse.ts';
+import { PlainTextFallback } from './plain-text-fallback.tsx';
 
 interface MarkdownProps {
   source: string;
@@ -12,9 +13,18 @@ interface MarkdownProps {
 
 /**
  * A chat message as safe Markdown: parsed to a tree and rendered as React elements only (no
- * `dangerouslySetInnerHTML`), so HTML in a message is shown as the literal text it is.
+ * `dangerouslySetInnerHTML`), so HTML in a message is shown as the literal text it is. Should
+ * parsing or rendering ever throw, the message is shown as plain text rather than breaking the page.
  */
 export function Markdown({ source, inverted = false, className }: MarkdownProps) {
+  return (
+    <PlainTextFallback text={source} className={className}>
+      <MarkdownTree source={source} inverted={inverted} className={className} />
+    </PlainTextFallback>
+  );
+}
+
+function MarkdownTree({ source, inverted = false, className }: MarkdownProps) {
   const blocks = useMemo(() => parseMarkdown(source), [source]);
   return <div className={cn('space-y-1.5 break-words', className)}>{renderBlocks(blocks, inverted)}</div>;
 }

@@ -1,5 +1,12 @@
 import type { TextSegment } from '@cohort/shared/search';
-import { type Block, type Inline, parseMarkdown } from './parse.ts';
+import {
+  type Block,
+  type Inline,
+  parseMarkdown,
+  StepBudgetExceeded,
+  type StepMeter,
+  stepMeter,
+} from './parse.ts';
 
 // Private-use characters mark where matches start and end while the text goes through the parser.
 const START = '\uE000';
@@ -44,9 +51,20 @@ function blockText(blocks: Block[]): string {
 /**
  * Highlighted Markdown source (a search snippet) as it reads once rendered: `**bold**` is "bold",
  * `@[Ada Lovelace](ada@example.com)` is "@Ada Lovelace", and the matches stay marked. Still text,
- * never HTML: the caller renders the segments as it did the raw ones.
+ * never HTML: the caller renders the segments as it did the raw ones. Linear in the snippet's length
+ * (the parser's, and one pass over its text); should the parser ever fail, the raw segments are
+ * shown rather than a broken results page.
  */
-export function readableSegments(segments: TextSegment[]): TextSegment[] {
+export function readableSegments(segments: TextSegment[], meter: StepMeter = stepMeter()): TextSegment[] {
+  try {
+    return readable(segments, meter);
+  } catch (error) {
+    if (error instanceof StepBudgetExceeded) throw error; // a test's budget, not a parser failure
+    return segments;
+  }
+}
+
+function readable(segments: TextSegment[], meter: StepMeter): TextSegment[] {
   const source = segments
     .map((s) => {
       const text = s.text.replace(SENTINELS, '');
@@ -60,7 +78,9 @@ export function readableSegments(segments: TextSegment[]): TextSegment[] {
     if (text) out.push({ text, match });
     text = '';
   };
-  for (const ch of blockText(parseMarkdown(source))) {
+  const plain = blockText(parseMarkdown(source, meter));
+  meter.steps += plain.length;
+  for (const ch of plain) {
     if (ch === START || ch === END) {
       flush();
       match = ch === START;

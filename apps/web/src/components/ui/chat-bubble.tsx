@@ -3,6 +3,7 @@ import { Clock, RotateCcw, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { timeLabel } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
+import { PlainTextFallback } from '../markdown/plain-text-fallback.tsx';
 import { MessageBody } from './message-body.tsx';
 
 export interface PendingState {
@@ -86,7 +87,10 @@ export function ChatBubble({
           failed && 'border-red-300 bg-red-50 text-red-950',
         )}
       >
-        {body ?? <MessageBody content={content} attachments={attachments} own={own && !pending} />}
+        {/* One message that fails to render shows as plain text; the conversation stays. */}
+        <PlainTextFallback text={content}>
+          {body ?? <MessageBody content={content} attachments={attachments} own={own && !pending} />}
+        </PlainTextFallback>
       </div>
       {below}
       {actions}

@@ -1,4 +1,4 @@
-import { type LoginBody, loginBody, type TokenResponse } from '@cohort/shared/accounts';
+import { type LoginBody, type LoginResponse, loginBody } from '@cohort/shared/accounts';
 import { useMutation } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
@@ -13,6 +13,7 @@ import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { AuthLayout, OrDivider } from './auth-layout.tsx';
 import { GoogleButton } from './google-button.tsx';
+import { LoginTwoFactorStep } from './login-two-factor-step.tsx';
 import { useCompleteSignIn } from './use-complete-sign-in.ts';
 
 export default function LoginPage() {
@@ -20,9 +21,11 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [remember, setRemember] = useState(false);
+  // Set when the password was right and the account asks for a code (two-factor sign-in).
+  const [twoFactor, setTwoFactor] = useState<{ email: string; challenge: string } | null>(null);
   const completeSignIn = useCompleteSignIn();
   const login = useMutation({
-    mutationFn: (body: LoginBody) => api.post<TokenResponse>('/api/login', body),
+    mutationFn: (body: LoginBody) => api.post<LoginResponse>('/api/login', body),
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -42,6 +45,10 @@ export default function LoginPage() {
     setErrors({});
     login.mutate(parsed.data, {
       onSuccess: async (result) => {
+        if ('twoFactorRequired' in result) {
+          setTwoFactor({ email: parsed.data.email, challenge: result.challenge });
+          return;
+        }
         toast.success(result.message);
         await completeSignIn(parsed.data.email);
       },
@@ -54,6 +61,22 @@ export default function LoginPage() {
         }
       },
     });
+  }
+
+  if (twoFactor) {
+    return (
+      <AuthLayout title="Two-factor sign-in" subtitle="One more step: your account asks for a code.">
+        <LoginTwoFactorStep
+          email={twoFactor.email}
+          challenge={twoFactor.challenge}
+          remember={remember}
+          onRestart={(message) => {
+            setTwoFactor(null);
+            if (message) toast.error(message);
+          }}
+        />
+      </AuthLayout>
+    );
   }
 
   const signupHref = params.get('next')
@@ -87,18 +110,12 @@ export default function LoginPage() {
             checked={remember}
             onChange={(event) => setRemember(event.target.checked)}
           />
-          {/* Password reset is not part of the product yet; the link is kept where users look for it. */}
-          {/* biome-ignore lint/a11y/useValidAnchor: the spec's Forgot Password is a link that goes nowhere for now. */}
-          <a
-            href="#"
-            onClick={(event) => {
-              event.preventDefault();
-              toast.info('Password reset is not available yet. Please contact us for help.');
-            }}
+          <Link
+            to="/forgot-password"
             className="rounded text-sm font-semibold text-indigo-700 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           >
             Forgot Password?
-          </a>
+          </Link>
         </div>
         <Button type="submit" size="lg" className="w-full" disabled={login.isPending}>
           {login.isPending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}

@@ -13,6 +13,7 @@ import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { AuthLayout, OrDivider } from './auth-layout.tsx';
 import { GoogleButton } from './google-button.tsx';
+import { passwordProblemOf, preloadPasswordCheck } from './password-check.ts';
 
 const TERMS_REQUIRED = 'Please accept the Terms of Service and Privacy Policy';
 
@@ -20,16 +21,19 @@ export default function SignupPage() {
   useDocumentTitle('Sign up');
   const [params] = useSearchParams();
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [created, setCreated] = useState(false);
+  // The address the verification link went to, once the account exists.
+  const [created, setCreated] = useState<string | null>(null);
   const signup = useMutation({
     mutationFn: (body: SignupBody) => api.post<{ message: string }>('/api/signup', body),
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  const [checking, setChecking] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
-    setCreated(false);
+    setCreated(null);
 
     // As the spec says: differing passwords are refused before anything else, and nothing is sent.
     if (data.get('password') !== data.get('confirmPassword')) {
@@ -50,13 +54,25 @@ export default function SignupPage() {
       focusFirstInvalid(form);
       return;
     }
+    // The server's strength rule, checked here first so the reason shows under the field.
+    setChecking(true);
+    const weak = await passwordProblemOf(parsed.data.password, [
+      parsed.data.email,
+      parsed.data.firstName,
+      parsed.data.lastName,
+    ]).finally(() => setChecking(false));
+    if (weak) {
+      setErrors({ password: weak });
+      focusFirstInvalid(form);
+      return;
+    }
     setErrors({});
     signup.mutate(parsed.data, {
       onSuccess: (result) => {
         toast.success(result.message);
         // Signing up does not sign in (spec §4): confirm, clear the form and point to the log-in page.
         form.reset();
-        setCreated(true);
+        setCreated(parsed.data.email);
       },
       onError: (err) => {
         if (err instanceof ApiError) {
@@ -83,7 +99,8 @@ export default function SignupPage() {
         >
           <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-emerald-700" />
           <p className="text-sm text-emerald-900">
-            Your account is ready.{' '}
+            Your account is ready. We sent a link to{' '}
+            <span className="font-semibold break-all">{created}</span> to verify your address.{' '}
             <Link to={loginHref} className="font-semibold underline">
               Log in to get started
             </Link>
@@ -122,7 +139,8 @@ export default function SignupPage() {
           autoComplete="new-password"
           required
           minLength={PASSWORD_MIN_LENGTH}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: a few unrelated words work well.`}
+          onFocus={preloadPasswordCheck}
           error={errors.password}
         />
         <PasswordField
@@ -138,8 +156,10 @@ export default function SignupPage() {
           error={errors.terms}
           label="I accept the Terms of Service and Privacy Policy"
         />
-        <Button type="submit" size="lg" className="w-full" disabled={signup.isPending}>
-          {signup.isPending && <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />}
+        <Button type="submit" size="lg" className="w-full" disabled={signup.isPending || checking}>
+          {(signup.isPending || checking) && (
+            <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+          )}
           Create Account
         </Button>
       </form>

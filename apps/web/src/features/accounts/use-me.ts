@@ -1,4 +1,4 @@
-import type { MeResponse, PublicUser } from '@cohort/shared/accounts';
+import type { MeResponse, MeUser } from '@cohort/shared/accounts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api.ts';
 
@@ -7,7 +7,7 @@ export const meQueryKey = ['me'] as const;
 /** Who is signed in, according to the server session. 401 means "signed out", not an error. */
 export const meQuery = queryOptions({
   queryKey: meQueryKey,
-  queryFn: async ({ signal }): Promise<PublicUser | null> => {
+  queryFn: async ({ signal }): Promise<MeUser | null> => {
     try {
       const { user } = await api.get<MeResponse>('/api/me', signal);
       return user;

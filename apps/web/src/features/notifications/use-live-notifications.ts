@@ -87,6 +87,8 @@ export function useLiveNotifications(enabled: boolean) {
     const tasks = connectNamespace(TASKS_NAMESPACE);
     const onMessage = (n: Notification) => {
       refresh();
+      // A new invitation also changes the pending invitations (the navbar's count, /invitations).
+      if (n.kind === 'invitation') void queryClient.invalidateQueries({ queryKey: ['invitations'] });
       showDesktopNotice(fromMessage(n), open);
     };
     const onTask = (n: TaskNotificationEvent) => {

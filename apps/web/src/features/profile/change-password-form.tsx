@@ -1,5 +1,10 @@
-import { ACCOUNT_MESSAGES, type ChangePasswordBody, changePasswordBody } from '@cohort/shared/accounts';
-import { useMutation } from '@tanstack/react-query';
+import {
+  ACCOUNT_MESSAGES,
+  type ChangePasswordBody,
+  changePasswordBody,
+  type MeUser,
+} from '@cohort/shared/accounts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
@@ -7,6 +12,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
+import { passwordProblemOf, preloadPasswordCheck } from '../accounts/password-check.ts';
+import { meQueryKey } from '../accounts/use-me.ts';
 
 /** Server messages for field-level checks read "newPassword: …"; the field shows the rest. */
 const withoutFieldPrefix = (message: string, field: string) =>
@@ -17,12 +24,13 @@ const withoutFieldPrefix = (message: string, field: string) =>
  * (their open tabs and sockets close at once), which the success message says.
  */
 export function ChangePasswordForm() {
+  const queryClient = useQueryClient();
   const [errors, setErrors] = useState<FieldErrors>({});
   const change = useMutation({
     mutationFn: (body: ChangePasswordBody) => api.post<{ message: string }>('/api/users/password', body),
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
@@ -36,6 +44,17 @@ export function ChangePasswordForm() {
     }
     if (!parsed.success || Object.keys(next).length > 0) {
       setErrors(next);
+      focusFirstInvalid(form);
+      return;
+    }
+    // The server's strength rule, checked here first so the reason shows under the field.
+    const me = queryClient.getQueryData<MeUser | null>(meQueryKey);
+    const weak = await passwordProblemOf(
+      parsed.data.newPassword,
+      me ? [me.email, me.firstName, me.lastName] : [],
+    );
+    if (weak) {
+      setErrors({ newPassword: weak });
       focusFirstInvalid(form);
       return;
     }
@@ -75,6 +94,7 @@ export function ChangePasswordForm() {
           type="password"
           autoComplete="new-password"
           required
+          onFocus={preloadPasswordCheck}
           error={errors.newPassword}
         />
         <TextField

@@ -12,7 +12,9 @@ import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form
 import { rememberUser } from '../../lib/storage.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { meQueryKey } from '../accounts/use-me.ts';
+import { ChangeEmailSection } from './change-email-section.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
+import { SecuritySection } from './security-section.tsx';
 
 const profileQuery = queryOptions({
   queryKey: ['profile'],
@@ -70,6 +72,8 @@ export default function ProfilePage() {
             )}
           </section>
 
+          <ChangeEmailSection />
+
           <section
             aria-labelledby="password-heading"
             className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
@@ -79,6 +83,8 @@ export default function ProfilePage() {
             </h2>
             <ChangePasswordForm />
           </section>
+
+          <SecuritySection />
 
           <section
             aria-labelledby="created-heading"

@@ -246,14 +246,19 @@ function ItemRow(props: {
     <li className="flex flex-wrap items-start gap-3 py-3 sm:flex-nowrap">
       <StateIcon kind={props.kind} state={item.state} />
       <div className="min-w-0 flex-1">
-        <a
-          href={item.url}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="font-medium break-words text-slate-900 hover:text-indigo-700 hover:underline"
-        >
-          {item.title}
-        </a>
+        {/* The server stores only https: links on the GitHub host; anything else is shown as text. */}
+        {item.url.startsWith('https://') ? (
+          <a
+            href={item.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="font-medium break-words text-slate-900 hover:text-indigo-700 hover:underline"
+          >
+            {item.title}
+          </a>
+        ) : (
+          <span className="font-medium break-words text-slate-900">{item.title}</span>
+        )}
         <p className="text-xs text-slate-600">
           #{item.number} opened on {formatDate(item.createdAt)}
           {item.author ? ` by ${item.author}` : ''}

@@ -133,7 +133,7 @@ export default function SearchPage() {
                   <Highlighted segments={task.title} />
                 </span>
                 <span className="ml-2 text-xs text-slate-600">
-                  {task.listTitle}
+                  {task.listTitle ?? 'Assigned to you'}
                   {task.archived ? ' · archived' : ''}
                 </span>
               </Link>

@@ -101,7 +101,12 @@ export default function CreateWorkspacePage() {
     setInvalid({});
     create.mutate(parsed.data, {
       onSuccess: (workspace) => {
-        toast.success(`Workspace ${workspace.name} created`);
+        const invited = workspace.members.filter((m) => m.status === 'invited').length;
+        toast.success(
+          invited > 0
+            ? `Workspace ${workspace.name} created. Invitation sent to ${invited} ${invited === 1 ? 'person' : 'people'}`
+            : `Workspace ${workspace.name} created`,
+        );
         navigate('/dashboard');
       },
       onError: (err) => {
@@ -164,7 +169,7 @@ export default function CreateWorkspacePage() {
               Add Members
             </h2>
             <p className="mt-1 text-sm text-slate-600">
-              People without a Cohort account yet are invited and join when they sign up.
+              Everyone you add gets an invitation by e-mail and joins when they accept it.
             </p>
           </div>
           <div ref={memberRow} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-start">

@@ -353,3 +353,51 @@ describe('Unread counts in the sidebar', () => {
     expect(requestsOf(fetchMock).filter((r) => r.route.includes('/c2/messages'))).toEqual([]);
   });
 });
+
+describe('WorkspacePage: leaving', () => {
+  function renderWithDashboard() {
+    return renderRoutes(
+      [
+        { path: '/workspace/:workspaceName', element: <WorkspacePage /> },
+        { path: '/dashboard', element: <p>Dashboard</p> },
+      ],
+      '/workspace/Apollo',
+    );
+  }
+
+  it('leaves after a confirmation and goes to the dashboard', async () => {
+    const fetchMock = workspaceApi(aWorkspace('viewer'), {
+      'POST /api/workspaces/Apollo/leave': () => ({ json: null }),
+      'GET /api/workspaces': () => ({ json: [] }),
+    });
+    const { router } = renderWithDashboard();
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave workspace' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Leave Apollo?' });
+    // Cancelling leaves nothing.
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(requestsOf(fetchMock).map((r) => r.route)).not.toContain('POST /api/workspaces/Apollo/leave');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Leave workspace' }));
+    await userEvent.click(
+      within(screen.getByRole('alertdialog', { name: 'Leave Apollo?' })).getByRole('button', {
+        name: 'Leave',
+      }),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(requestsOf(fetchMock).map((r) => r.route)).toContain('POST /api/workspaces/Apollo/leave');
+  });
+
+  it("shows the server's last-admin refusal in the dialog and stays", async () => {
+    const message =
+      'You are the last admin of this workspace: make someone else an admin first, or delete the workspace';
+    workspaceApi(aWorkspace('admin'), {
+      'POST /api/workspaces/Apollo/leave': () => ({ status: 409, json: { message } }),
+    });
+    const { router } = renderWithDashboard();
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave workspace' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Leave Apollo?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Leave' }));
+    expect((await within(confirm).findByRole('alert')).textContent).toBe(message);
+    expect(router.state.location.pathname).toBe('/workspace/Apollo');
+  });
+});

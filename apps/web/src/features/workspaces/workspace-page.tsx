@@ -15,7 +15,9 @@ import { PresenceDot } from '../presence/presence-dot.tsx';
 import { usePresence, useWorkspacePresence } from '../presence/use-presence.ts';
 import { unreadLabel } from '../reads/reads.queries.ts';
 import { CreateChannelForm } from './create-channel-form.tsx';
+import { LeaveWorkspaceButton } from './leave-workspace-button.tsx';
 import { ROLE_LABELS } from './role-select.tsx';
+import { isTwoFactorRequired, TwoFactorRequired } from './two-factor-required.tsx';
 import {
   canCreateChannel,
   canManageMembers,
@@ -49,6 +51,7 @@ export default function WorkspacePage() {
     );
   }
   if (workspace.isError) {
+    if (isTwoFactorRequired(workspace.error)) return <TwoFactorRequired />;
     return (
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
         <h1 role="alert" className="text-2xl font-bold tracking-tight text-slate-900">
@@ -115,6 +118,7 @@ function WorkspaceView({
               Settings
             </Link>
           )}
+          <LeaveWorkspaceButton workspace={workspace} />
           <Link to="/" className={buttonClasses('ghost', 'sm')}>
             <LogOut aria-hidden="true" className="size-4" />
             Exit

@@ -1,3 +1,4 @@
+import type { WorkspaceInvitation } from '@cohort/shared/invitations';
 import type { MemberListItem } from '@cohort/shared/workspaces';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -30,10 +31,31 @@ function settingsApi(role: 'admin' | 'editor', extra: Parameters<typeof mockFetc
       status: 'invited',
     }),
   ];
+  // The pending invitations as GET …/invitations answers them (the invited rows of the members).
+  const invitations = (): WorkspaceInvitation[] =>
+    members
+      .filter((m) => m.status === 'invited')
+      .map((m) => ({
+        _id: `inv-${m.email}`,
+        email: m.email,
+        role: m.role,
+        invitedBy: { name: 'Ada Lovelace', email: ME.email },
+        createdAt: '2025-01-01T00:00:00.000Z',
+        expiresAt: m.email.startsWith('old') ? '2025-01-08T00:00:00.000Z' : '2099-01-08T00:00:00.000Z',
+        expired: m.email.startsWith('old'),
+      }));
   const fetchMock = mockFetch({
     'GET /api/me': () => ({ json: meResponse }),
     'GET /api/workspaces/Apollo': () => ({ json: aWorkspace(role) }),
     'GET /api/workspaces/Apollo/members': () => ({ json: members }),
+    'GET /api/workspaces/Apollo/invitations': () => ({ json: invitations() }),
+    'POST /api/workspaces/Apollo/invitations/carol%40example.com/resend': () => ({
+      json: invitations().find((i) => i.email === 'carol@example.com'),
+    }),
+    'DELETE /api/workspaces/Apollo/invitations/carol%40example.com': () => {
+      members = members.filter((m) => m.email !== 'carol@example.com');
+      return { json: null };
+    },
     'GET /api/workspaces/Apollo/storage': () => ({ json: { bytes: 3 * 1024 * 1024, files: 7 } }),
     [`PATCH /api/workspaces/Apollo/members/${BOB._id}`]: (body) => {
       const { role: next } = body as { role: MemberListItem['role'] };
@@ -62,16 +84,48 @@ function settingsApi(role: 'admin' | 'editor', extra: Parameters<typeof mockFetc
 }
 
 const row = (email: string) => screen.getByRole('row', { name: new RegExp(email) });
+const invitationsTable = () => screen.findByRole('table', { name: 'Pending invitations to Apollo' });
 
 describe('WorkspaceSettingsPage', () => {
-  it('lists members with name, role and status; invitations are marked', async () => {
+  it('lists members with name and role, and pending invitations in their own table', async () => {
     settingsApi('admin');
     renderSettings();
-    await screen.findByRole('table', { name: 'Members of Apollo' });
+    const members = await screen.findByRole('table', { name: 'Members of Apollo' });
     expect(within(row(BOB.email)).getByText('Bob Babbage')).toBeTruthy();
-    expect(within(row(BOB.email)).getByText('Active')).toBeTruthy();
-    expect(within(row('carol@example.com')).getByText('Invited')).toBeTruthy();
-    expect(within(row('carol@example.com')).getByText('Editor')).toBeTruthy();
+    expect(within(members).queryByText('carol@example.com')).toBeNull();
+    const pending = await invitationsTable();
+    const carol = within(pending).getByRole('row', { name: /carol@example\.com/ });
+    expect(within(carol).getByText('Editor')).toBeTruthy();
+    expect(within(carol).getByText('Ada Lovelace')).toBeTruthy();
+  });
+
+  it('resends and revokes a pending invitation', async () => {
+    const fetchMock = settingsApi('admin');
+    renderSettings();
+    await invitationsTable();
+    await userEvent.click(screen.getByRole('button', { name: 'Resend the invitation to carol@example.com' }));
+    await waitFor(() =>
+      expect(requestsOf(fetchMock).map((r) => r.route)).toContain(
+        'POST /api/workspaces/Apollo/invitations/carol%40example.com/resend',
+      ),
+    );
+    expect(await screen.findByText('Invitation sent again to carol@example.com')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke the invitation to carol@example.com' }));
+    expect(await screen.findByText('No pending invitations.')).toBeTruthy();
+    expect(requestsOf(fetchMock).map((r) => r.route)).toContain(
+      'DELETE /api/workspaces/Apollo/invitations/carol%40example.com',
+    );
+  });
+
+  it('marks expired invitations', async () => {
+    settingsApi('admin');
+    renderSettings();
+    await invitationsTable();
+    const form = (await screen.findByRole('region', { name: 'Invite a member' })) as HTMLElement;
+    await userEvent.type(within(form).getByRole('textbox', { name: 'E-mail' }), 'old@example.com');
+    await userEvent.click(within(form).getByRole('button', { name: 'Invite' }));
+    const expired = await screen.findByRole('row', { name: /old@example\.com/ });
+    expect(within(expired).getByText('Expired')).toBeTruthy();
   });
 
   it('changes a role with PATCH', async () => {
@@ -117,7 +171,10 @@ describe('WorkspaceSettingsPage', () => {
     await userEvent.type(within(form).getByRole('textbox', { name: 'E-mail' }), 'dan@example.com');
     await userEvent.selectOptions(within(form).getByRole('combobox', { name: 'Role' }), 'editor');
     await userEvent.click(within(form).getByRole('button', { name: 'Invite' }));
-    expect(await screen.findByRole('row', { name: /dan@example\.com/ })).toBeTruthy();
+    // Not a member: an invitation, listed as pending.
+    expect(await screen.findByText('Invitation sent to dan@example.com')).toBeTruthy();
+    const pending = await invitationsTable();
+    expect(await within(pending).findByRole('row', { name: /dan@example\.com/ })).toBeTruthy();
     const post = requestsOf(fetchMock).find((r) => r.route === 'POST /api/workspaces/Apollo/members');
     expect(post?.body).toEqual({ email: 'dan@example.com', role: 'editor' });
   });
@@ -140,7 +197,7 @@ describe('WorkspaceSettingsPage', () => {
 });
 
 describe('WorkspaceSettingsPage: presence', () => {
-  it("shows each member's presence beside their e-mail (none for invitations)", async () => {
+  it("shows each member's presence beside their e-mail", async () => {
     settingsApi('admin', {
       'GET /api/workspaces/Apollo/presence': () => ({ json: { [ME._id]: 'online', [BOB._id]: 'away' } }),
     });
@@ -148,6 +205,5 @@ describe('WorkspaceSettingsPage: presence', () => {
     await screen.findByRole('table', { name: 'Members of Apollo' });
     expect(await within(row(BOB.email)).findByRole('img', { name: 'away' })).toBeTruthy();
     expect(within(row(ME.email)).getByRole('img', { name: 'online' })).toBeTruthy();
-    expect(within(row('carol@example.com')).queryByRole('img')).toBeNull();
   });
 });

@@ -14,6 +14,8 @@ import { cn } from '../../lib/cn.ts';
 import { useMe } from '../accounts/use-me.ts';
 import { PresenceDot } from '../presence/presence-dot.tsx';
 import { usePresence, useWorkspacePresence } from '../presence/use-presence.ts';
+import { PendingInvitations } from './pending-invitations.tsx';
+import { RequireTwoFactorSetting } from './require-two-factor-setting.tsx';
 import { ROLE_LABELS, RoleSelect } from './role-select.tsx';
 import { WorkspaceSubpage } from './workspace-subpage.tsx';
 import {
@@ -47,6 +49,8 @@ export default function WorkspaceSettingsPage() {
           <p className="mt-2 break-words text-slate-600">{workspace.name}</p>
           <InviteForm workspace={workspace} />
           <MembersTable workspace={workspace} />
+          <PendingInvitations workspace={workspace} />
+          <RequireTwoFactorSetting workspace={workspace} />
           <StorageUse workspace={workspace} />
         </>
       )}
@@ -74,11 +78,8 @@ function InviteForm({ workspace }: { workspace: WorkspaceDetail }) {
       { email: parsed.data, role },
       {
         onSuccess: (member) => {
-          toast.success(
-            member.status === 'invited'
-              ? `${member.email} is invited and joins on signing up`
-              : `${member.email} is now a member`,
-          );
+          // Nobody joins by being added: they get an invitation e-mail and join when they accept.
+          toast.success(`Invitation sent to ${member.email}`);
           setEmail('');
           setRole('viewer');
         },
@@ -96,7 +97,8 @@ function InviteForm({ workspace }: { workspace: WorkspaceDetail }) {
         Invite a member
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        People with an account join at once; others are invited and join when they sign up.
+        We e-mail them an invitation; they join when they accept it, with a verified address (creating an
+        account first if they have none).
       </p>
       <form
         noValidate
@@ -207,64 +209,52 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
                 <th scope="col" className="px-3 py-3 font-semibold">
                   Role
                 </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Status
-                </th>
                 <th scope="col" className="px-6 py-3 text-right font-semibold">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200">
-              {members.data.map((member) => {
-                const name = `${member.firstName} ${member.lastName}`.trim();
-                const isMe = member._id !== null && member._id === me.data?._id;
-                return (
-                  <tr key={member._id ?? `invite:${member.email}`}>
-                    <th scope="row" className="px-6 py-3 font-medium break-all text-slate-900">
-                      {member._id && <MemberPresence userId={member._id} />}
-                      {member.email}
-                      {isMe && <span className="ml-1.5 font-normal text-slate-600">(you)</span>}
-                    </th>
-                    <td className="px-3 py-3 text-slate-700">{name || '—'}</td>
-                    <td className="px-3 py-3">
-                      {member._id ? (
-                        <RoleSelect
-                          label={`Role of ${member.email}`}
-                          hideLabel
-                          value={member.role}
-                          disabled={changeRole.isPending}
-                          onChange={(role) => onRoleChange({ ...member, _id: member._id as string }, role)}
-                          className="w-32 py-1.5"
-                        />
-                      ) : (
-                        <span className="text-slate-700">{ROLE_LABELS[member.role]}</span>
-                      )}
-                    </td>
-                    <td className="px-3 py-3">
-                      <span
-                        className={
-                          member.status === 'invited'
-                            ? 'rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900'
-                            : 'rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-900'
-                        }
-                      >
-                        {member.status === 'invited' ? 'Invited' : 'Active'}
-                      </span>
-                    </td>
-                    <td className="px-6 py-3 text-right">
-                      <button
-                        type="button"
-                        aria-label={`Remove ${member.email}`}
-                        onClick={() => setRemoving(member)}
-                        className={cn(dangerClasses, 'px-3 py-1.5 text-sm text-red-700 hover:bg-red-50')}
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
+              {members.data
+                .filter((member) => member.status === 'active')
+                .map((member) => {
+                  const name = `${member.firstName} ${member.lastName}`.trim();
+                  const isMe = member._id !== null && member._id === me.data?._id;
+                  return (
+                    <tr key={member._id ?? `invite:${member.email}`}>
+                      <th scope="row" className="px-6 py-3 font-medium break-all text-slate-900">
+                        {member._id && <MemberPresence userId={member._id} />}
+                        {member.email}
+                        {isMe && <span className="ml-1.5 font-normal text-slate-600">(you)</span>}
+                      </th>
+                      <td className="px-3 py-3 text-slate-700">{name || '—'}</td>
+                      <td className="px-3 py-3">
+                        {member._id ? (
+                          <RoleSelect
+                            label={`Role of ${member.email}`}
+                            hideLabel
+                            value={member.role}
+                            disabled={changeRole.isPending}
+                            onChange={(role) => onRoleChange({ ...member, _id: member._id as string }, role)}
+                            className="w-32 py-1.5"
+                          />
+                        ) : (
+                          <span className="text-slate-700">{ROLE_LABELS[member.role]}</span>
+                        )}
+                      </td>
+                      <td className="px-6 py-3 text-right">
+                        <button
+                          type="button"
+                          aria-label={`Remove ${member.email}`}
+                          onClick={() => setRemoving(member)}
+                          className={cn(dangerClasses, 'px-3 py-1.5 text-sm text-red-700 hover:bg-red-50')}
+                        >
+                          Remove
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
             </tbody>
           </table>
         </div>
@@ -274,12 +264,8 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
       {removing && (
         <Dialog
           role="alertdialog"
-          title={removing.status === 'invited' ? 'Withdraw the invitation?' : 'Remove this member?'}
-          description={
-            removing.status === 'invited'
-              ? `${removing.email} will no longer join ${workspace.name} on signing up.`
-              : `${removing.email} will lose access to ${workspace.name} and its channels.`
-          }
+          title="Remove this member?"
+          description={`${removing.email} will lose access to ${workspace.name} and its channels.`}
           onClose={() => setRemoving(undefined)}
           className="max-w-md"
         >

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { isTwoFactorRequired, TwoFactorRequired } from './two-factor-required.tsx';
 import { workspacePath, workspaceQuery } from './workspaces.queries.ts';
 
 /**
@@ -45,6 +46,8 @@ export function WorkspaceSubpage(props: {
         <p role="status" className="mt-8 text-slate-600">
           Loading workspace details...
         </p>
+      ) : workspace.isError && isTwoFactorRequired(workspace.error) ? (
+        <TwoFactorRequired compact />
       ) : workspace.isError ? (
         <p role="alert" className="mt-8 font-medium text-red-800">
           Failed to load workspace

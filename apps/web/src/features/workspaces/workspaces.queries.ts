@@ -1,3 +1,4 @@
+import type { WorkspaceInvitation } from '@cohort/shared/invitations';
 import type {
   AddMemberBody,
   Channel,
@@ -23,6 +24,7 @@ export const workspaceKeys = {
   /** Names are matched case-insensitively by the server, so the key is too. */
   detail: (name: string) => [...workspaceKeys.all, 'detail', name.toLowerCase()] as const,
   members: (name: string) => [...workspaceKeys.all, 'members', name.toLowerCase()] as const,
+  invitations: (name: string) => [...workspaceKeys.all, 'invitations', name.toLowerCase()] as const,
 };
 
 export const workspacesQuery = queryOptions({
@@ -40,6 +42,13 @@ export const membersQuery = (name: string) =>
   queryOptions({
     queryKey: workspaceKeys.members(name),
     queryFn: ({ signal }) => api.get<MemberListItem[]>(`${apiPath(name)}/members`, signal),
+  });
+
+/** The workspace's pending invitations (admins only). */
+export const workspaceInvitationsQuery = (name: string) =>
+  queryOptions({
+    queryKey: workspaceKeys.invitations(name),
+    queryFn: ({ signal }) => api.get<WorkspaceInvitation[]>(`${apiPath(name)}/invitations`, signal),
   });
 
 /** What each role may do in the interface; the server's policy table is the authority. */
@@ -91,6 +100,42 @@ export function useChangeRole(workspaceName: string) {
     mutationFn: ({ userId, role }: { userId: string; role: WorkspaceRole }) =>
       api.patch<MemberListItem>(`${apiPath(workspaceName)}/members/${encodeURIComponent(userId)}`, { role }),
     onSettled: invalidate,
+  });
+}
+
+/** A new expiry and a new e-mail for a pending invitation. */
+export function useResendInvitation(workspaceName: string) {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (email: string) =>
+      api.post<WorkspaceInvitation>(
+        `${apiPath(workspaceName)}/invitations/${encodeURIComponent(email)}/resend`,
+        {},
+      ),
+    onSettled: invalidate,
+  });
+}
+
+export function useRevokeInvitation(workspaceName: string) {
+  const invalidate = useInvalidateMembers();
+  return useMutation({
+    mutationFn: (email: string) =>
+      api.delete<null>(`${apiPath(workspaceName)}/invitations/${encodeURIComponent(email)}`),
+    onSettled: invalidate,
+  });
+}
+
+/**
+ * The caller leaves the workspace. Only the list is refreshed here: the workspace's own queries answer
+ * 404 from now on, and refetching them while its page is still shown would flash that error.
+ */
+export function useLeaveWorkspace(workspaceName: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<null>(`${apiPath(workspaceName)}/leave`, {}),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: workspaceKeys.list() });
+    },
   });
 }
 

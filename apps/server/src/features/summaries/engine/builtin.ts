@@ -4,9 +4,12 @@ import {
   hasWords,
   inverseDocumentFrequencies,
   normalize,
+  type StepMeter,
   splitSentences,
+  stepMeter,
   termCounts,
   tfidf,
+  tick,
   tokenize,
   type Vector,
 } from './text.ts';
@@ -69,6 +72,8 @@ const MAX_KEY_POINTS = 6;
 const MAX_LISTED = 5;
 const MAX_ACTIONS = 8;
 const MAX_NAMES = 8;
+/** How many later messages may answer a question: bounded, so a thousand questions in a row stay linear. */
+const MAX_ANSWER_LOOKAHEAD = 50;
 
 // Topic segmentation.
 const HARD_GAP_MS = 60 * 60_000;
@@ -99,8 +104,19 @@ const DECISION_RES = [
 const SELF_ACTION_RES = [
   /(?:^|[\s,;:(])(?:i'll|i will|i'm going to|i am going to|i can take|let me|i'll take|i'm on it|i am on it)\s+\p{L}/iu,
   /(?:^|[\s,;:(])(?:voy a|me encargo|je vais|je m'en occupe|ich werde|ich kümmere mich|eu vou|vou\s+\p{L}|lo faccio io)/iu,
-  /(?:我来|我会|我去|私が.+ます)/u,
+  /(?:我来|我会|我去)/u,
 ];
+/** "私が…ます" (I will …): a regex `私が.+ます` tries every 私が against the rest, quadratic on a run of them. */
+function japaneseSelfAction(text: string): boolean {
+  const first = text.indexOf('私が');
+  return first !== -1 && text.lastIndexOf('ます') >= first + 3;
+}
+/** A URL without the sentence punctuation after it (a loop: `[.,…]+$` is quadratic on a run of them). */
+function trimUrl(url: string): string {
+  let end = url.length;
+  while (end > 0 && '.,;:!?)]'.includes(url[end - 1] as string)) end -= 1;
+  return url.slice(0, end);
+}
 const REQUEST_RES = [
   /\b(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?\p{L}/iu,
   /^(?:please|pls)\s+\p{L}/iu,
@@ -144,29 +160,32 @@ const quote = (s: Sentence, prepared: Prepared[]): Quote => ({
 });
 
 /** Splits off code blocks and links, then segments what is left into sentences. */
-function prepare(messages: readonly ConversationMessage[]) {
+function prepare(messages: readonly ConversationMessage[], meter: StepMeter) {
   const prepared: Prepared[] = [];
   const sentences: Sentence[] = [];
   const surfaces = new Map<string, Map<string, number>>();
   let lastAt = 0;
   messages.forEach((m, index) => {
+    // Fences, links and whether it has words: a few passes over the content.
+    tick(meter, 4 * (m.content.length + 1));
     const code: string[] = [];
     const text = m.content.replace(FENCE_RE, (_all, lang: string) => {
       code.push(lang.trim().toLowerCase().split(/\s+/)[0] || 'code');
       return '\n';
     });
-    const links = [...new Set((text.match(URL_RE) ?? []).map((u) => u.replace(/[.,;:!?)\]]+$/, '')))];
+    const links = [...new Set((text.match(URL_RE) ?? []).map(trimUrl))];
     // Timestamps may be missing or out of order; the order of the array is the conversation's.
     const at = m.at !== undefined && Number.isFinite(m.at) ? Math.max(m.at, lastAt) : lastAt;
     lastAt = at;
     const reaction = !hasWords(m.content) && m.content.trim() !== '';
     const own: Sentence[] = [];
     if (!reaction) {
-      for (const raw of splitSentences(text).slice(0, MAX_SENTENCES_PER_MESSAGE)) {
+      for (const raw of splitSentences(text, meter).slice(0, MAX_SENTENCES_PER_MESSAGE)) {
         // Links stay in the quoted sentence but are not words of it.
+        tick(meter, 3 * (raw.length + 1));
         const words = raw.replace(URL_RE, ' ');
         if (!hasWords(words)) continue;
-        const tokens = tokenize(words);
+        const tokens = tokenize(words, meter);
         for (const t of tokens) {
           const forms = surfaces.get(t.term) ?? new Map<string, number>();
           forms.set(t.surface, (forms.get(t.surface) ?? 0) + 1);
@@ -352,25 +371,38 @@ function mmr(
 
 const isQuestion = (s: Sentence) => /[?？]\s*["')\]]*$/.test(s.text) || s.text.startsWith('¿');
 
-function classifyAction(s: Sentence): { assignee?: string } | undefined {
+function classifyAction(s: Sentence, meter: StepMeter): { assignee?: string } | undefined {
   const text = s.norm;
+  // Each pattern below reads the sentence once.
+  tick(meter, (REQUEST_RES.length + SELF_ACTION_RES.length + 4) * (text.length + 1));
   const mentions = [...text.matchAll(MENTION_RE)].map((m) => `@${m[1]}`);
   const assignee = mentions[0];
   const withAssignee = assignee ? { assignee } : {};
   if (REQUEST_RES.some((re) => re.test(text))) return withAssignee;
   if (TODO_RE.test(text)) return withAssignee;
-  if (SELF_ACTION_RES.some((re) => re.test(text))) return {};
+  if (SELF_ACTION_RES.some((re) => re.test(text)) || japaneseSelfAction(text)) return {};
+  // Once per sentence, not once per mention in it.
+  const polite = text.toLowerCase().includes('please');
   for (const m of text.matchAll(/@([\p{L}\p{N}][\p{L}\p{N}._-]*)[,:]?\s+(?:please\s+|pls\s+)?(\p{L}+)/gu)) {
+    tick(meter);
     const verb = (m[2] ?? '').toLowerCase();
-    if (ACTION_VERBS.has(verb) || text.toLowerCase().includes('please')) return { assignee: `@${m[1]}` };
+    if (ACTION_VERBS.has(verb) || polite) return { assignee: `@${m[1]}` };
   }
   return undefined;
 }
 
 /** A question counts as answered when someone else soon replies on its subject or with a yes/no. */
-function isAnswered(question: Sentence, asker: string, content: Prepared[], position: number): boolean {
+function isAnswered(
+  question: Sentence,
+  asker: string,
+  content: Prepared[],
+  position: number,
+  meter: StepMeter,
+): boolean {
   let othersSeen = 0;
-  for (let j = position + 1; j < content.length && othersSeen < 8; j++) {
+  const last = Math.min(content.length - 1, position + MAX_ANSWER_LOOKAHEAD);
+  for (let j = position + 1; j <= last && othersSeen < 8; j++) {
+    tick(meter);
     const reply = content[j] as Prepared;
     if (reply.sender === asker) continue;
     othersSeen++;
@@ -381,8 +413,11 @@ function isAnswered(question: Sentence, asker: string, content: Prepared[], posi
   return false;
 }
 
-export function analyzeConversation(messages: readonly ConversationMessage[]): ConversationAnalysis {
-  const { prepared, sentences, surfaces } = prepare(messages);
+export function analyzeConversation(
+  messages: readonly ConversationMessage[],
+  meter: StepMeter = stepMeter(),
+): ConversationAnalysis {
+  const { prepared, sentences, surfaces } = prepare(messages, meter);
 
   const idf = inverseDocumentFrequencies(sentences.map((s) => s.terms));
   for (const s of sentences) s.vector = tfidf(s.terms, idf);
@@ -404,12 +439,13 @@ export function analyzeConversation(messages: readonly ConversationMessage[]): C
   const used = new Set<number>();
   for (const s of sentences) {
     const sender = prepared[s.message]?.sender ?? '';
+    tick(meter, (DECISION_RES.length + 1) * (s.norm.length + 1));
     if (DECISION_RES.some((re) => re.test(s.norm))) {
       decisions.push(quote(s, prepared));
       used.add(s.id);
       continue;
     }
-    const action = classifyAction(s);
+    const action = classifyAction(s, meter);
     if (action) {
       actionItems.push({ ...quote(s, prepared), ...action });
       used.add(s.id);
@@ -417,7 +453,7 @@ export function analyzeConversation(messages: readonly ConversationMessage[]): C
     }
     if (isQuestion(s) && s.terms.length >= 2) {
       used.add(s.id);
-      if (!isAnswered(s, sender, content, positionOf.get(s.message) ?? 0))
+      if (!isAnswered(s, sender, content, positionOf.get(s.message) ?? 0, meter))
         openQuestions.push(quote(s, prepared));
     }
   }

@@ -2,7 +2,31 @@
  * Text handling for the built-in summarizer: Unicode-aware sentence and word segmentation
  * (Intl.Segmenter, so Chinese, Japanese, Thai… split into words too), stop words, a light English
  * stemmer, and sparse TF-IDF vectors. Pure functions, no I/O.
+ *
+ * The summarizer reads what anyone in a channel wrote, so its work must stay linear in the text
+ * (issue 17): every pass over a text is counted in a StepMeter, regular expressions here have nothing
+ * to backtrack over, and tests hold the whole analysis to a budget proportional to its input.
  */
+
+/** Work done: characters read by each pass and rounds of each loop. Tests set a limit. */
+export interface StepMeter {
+  steps: number;
+  limit: number;
+}
+
+export class StepBudgetExceeded extends Error {
+  constructor(limit: number) {
+    super(`Summarizer exceeded its budget of ${limit} steps`);
+    this.name = 'StepBudgetExceeded';
+  }
+}
+
+export const stepMeter = (limit = Number.POSITIVE_INFINITY): StepMeter => ({ steps: 0, limit });
+
+export function tick(meter: StepMeter, steps = 1) {
+  meter.steps += steps;
+  if (meter.steps > meter.limit) throw new StepBudgetExceeded(meter.limit);
+}
 
 // A fixed locale keeps the output identical on every machine; ICU's word and sentence rules (and its
 // CJK dictionaries) apply to every script regardless of the locale.
@@ -69,11 +93,22 @@ function words(text: string): string[] {
   return out;
 }
 
+/** The word without apostrophes at its ends (a loop: `'+$` would be quadratic on a run of them). */
+function trimApostrophes(word: string): string {
+  let start = 0;
+  let end = word.length;
+  while (start < end && word[start] === "'") start += 1;
+  while (end > start && word[end - 1] === "'") end -= 1;
+  return start === 0 && end === word.length ? word : word.slice(start, end);
+}
+
 /** The content words of `text`: word-like segments with a letter, minus stop words, stemmed. */
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string, meter: StepMeter = stepMeter()): Token[] {
+  // normalize, lower-case, find the words, then each word a few times.
+  tick(meter, 6 * (text.length + 1));
   const out: Token[] = [];
   for (const segment of words(normalize(text).toLowerCase())) {
-    const word = segment.replace(/^'+|'+$/g, '');
+    const word = trimApostrophes(segment);
     if (!LETTER.test(word) || STOPWORDS.has(word)) continue;
     if (word.length < 2 && !CJK.test(word)) continue;
     out.push({ term: stem(word), surface: word });
@@ -82,7 +117,8 @@ export function tokenize(text: string): Token[] {
 }
 
 /** Sentences of a paragraph, trimmed, empty ones dropped. Line breaks end sentences too. */
-export function splitSentences(text: string): string[] {
+export function splitSentences(text: string, meter: StepMeter = stepMeter()): string[] {
+  tick(meter, 3 * (text.length + 1));
   // Nothing that could end a sentence before the last character: one sentence, no segmenter needed.
   if (!/[.!?\n\u3002\uff01\uff1f\u0964\u061f]./su.test(text)) {
     const sentence = text.replace(/\s+/g, ' ').trim();

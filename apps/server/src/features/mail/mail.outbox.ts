@@ -1,0 +1,28 @@
+import type { Db } from '../../db/client.ts';
+import { mailOutbox } from '../../db/schema.ts';
+
+/** A transaction handle: mail is queued inside the transaction of the change that causes it. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface OutgoingMail {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * Inserts into mail_outbox using `db` (pass the transaction of the change that causes the mail), so
+ * the mail exists exactly when the change does. Sending happens later, in mail.sender.ts; call
+ * `ctx.mail.wake()` after the commit to send at once instead of at the next poll.
+ */
+export async function queueMail(db: Db | Tx, mail: OutgoingMail): Promise<void> {
+  await db.insert(mailOutbox).values({
+    kind: mail.kind,
+    toAddress: mail.to,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html,
+  });
+}

@@ -1,0 +1,366 @@
+import { INVITATION_MESSAGES, INVITATION_TTL_DAYS } from '@cohort/shared/invitations';
+import { WORKSPACE_MESSAGES, type WorkspaceRole } from '@cohort/shared/workspaces';
+import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import type { AppContext } from '../../context.ts';
+import { users, workspaceInvitations, workspaceMembers, workspaces } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../http/db-errors.ts';
+import { conflict, HttpError, notFound } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { queueMail } from '../mail/mail.outbox.ts';
+import {
+  announceNotifications,
+  insertInvitationNotifications,
+} from '../notifications/notifications.access.ts';
+import { invitationMail } from './invitations.mail.ts';
+import { isUuid, type WorkspaceRow } from './workspaces.access.ts';
+import { emitMembershipEvent } from './workspaces.events.ts';
+import { lockWorkspace, type Tx } from './workspaces.lock.ts';
+
+/**
+ * Invitations with consent: the only way into a workspace (besides creating it). Adding someone
+ * writes an invitation, its e-mail (outbox) and, for a verified account with that address, an in-app
+ * notification, all in one transaction; membership starts only when the invitee accepts.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type InvitationRow = typeof workspaceInvitations.$inferSelect;
+
+/** Whoever sends an invitation (named in its e-mail). */
+export interface Inviter {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface Person {
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface MyInvitationView {
+  invitation: InvitationRow;
+  workspace: { id: string; name: string; description: string };
+  inviter: Person | null;
+}
+
+export interface WorkspaceInvitationView {
+  invitation: InvitationRow;
+  inviter: Person | null;
+  expired: boolean;
+}
+
+/** What a write leaves to do once its transaction has committed. */
+export interface InvitationsSent {
+  mails: number;
+  notificationIds: string[];
+}
+
+const expiryFrom = (now: Date) => new Date(now.getTime() + INVITATION_TTL_DAYS * DAY_MS);
+
+/** Queues the invitation e-mails and writes the notifications of these invitations, inside `tx`. */
+async function announceInTransaction(
+  ctx: AppContext,
+  tx: Tx,
+  workspace: WorkspaceRow,
+  inviter: Inviter,
+  rows: InvitationRow[],
+): Promise<InvitationsSent> {
+  for (const row of rows) {
+    await queueMail(
+      tx,
+      invitationMail(ctx, {
+        invitationId: row.id,
+        to: row.email,
+        workspaceName: workspace.name,
+        role: row.role,
+        inviter,
+        expiresAt: row.expiresAt,
+      }),
+    );
+  }
+  const notificationIds = await insertInvitationNotifications(
+    tx,
+    rows.map((r) => ({ invitationId: r.id, email: r.email, actorId: inviter.id, createdAt: r.createdAt })),
+  );
+  return { mails: rows.length, notificationIds };
+}
+
+/** After the commit: send the mail now rather than at the next poll, and push the notifications. */
+export async function afterInvitationsSent(ctx: AppContext, sent: InvitationsSent): Promise<void> {
+  if (sent.mails > 0) ctx.mail.wake();
+  await announceNotifications(ctx, sent.notificationIds);
+}
+
+/** New invitations of a workspace (its caller holds the workspace lock or has just created it). */
+export async function insertInvitations(
+  ctx: AppContext,
+  tx: Tx,
+  workspace: WorkspaceRow,
+  inviter: Inviter,
+  invitees: ReadonlyArray<{ email: string; role: WorkspaceRole }>,
+): Promise<{ rows: InvitationRow[]; sent: InvitationsSent }> {
+  if (invitees.length === 0) return { rows: [], sent: { mails: 0, notificationIds: [] } };
+  const now = ctx.now();
+  const rows = await tx
+    .insert(workspaceInvitations)
+    .values(
+      invitees.map((i) => ({
+        workspaceId: workspace.id,
+        email: i.email,
+        role: i.role,
+        invitedBy: inviter.id,
+        createdAt: now,
+        expiresAt: expiryFrom(now),
+      })),
+    )
+    .returning();
+  return { rows, sent: await announceInTransaction(ctx, tx, workspace, inviter, rows) };
+}
+
+/**
+ * Invites one address (POST …/members). Refused when it belongs to a member or is already invited;
+ * the answer is the same whether or not the address has an account, so it reveals none.
+ */
+export async function inviteMember(
+  ctx: AppContext,
+  inviter: Inviter,
+  workspace: WorkspaceRow,
+  input: { email: string; role: WorkspaceRole },
+): Promise<InvitationRow> {
+  const { row, sent } = await mapUnique(WORKSPACE_MESSAGES.alreadyInvited, () =>
+    ctx.db.transaction(async (tx) => {
+      const locked = await lockWorkspace(tx, workspace.id);
+      const [member] = await tx
+        .select({ one: workspaceMembers.userId })
+        .from(workspaceMembers)
+        .innerJoin(users, eq(users.id, workspaceMembers.userId))
+        .where(and(eq(workspaceMembers.workspaceId, workspace.id), eq(users.email, input.email)));
+      if (member) throw conflict(WORKSPACE_MESSAGES.alreadyMember);
+      const [invited] = await tx
+        .select({ id: workspaceInvitations.id })
+        .from(workspaceInvitations)
+        .where(
+          and(
+            eq(workspaceInvitations.workspaceId, workspace.id),
+            eq(workspaceInvitations.email, input.email),
+          ),
+        );
+      if (invited) throw conflict(WORKSPACE_MESSAGES.alreadyInvited);
+      const { rows, sent } = await insertInvitations(ctx, tx, locked, inviter, [input]);
+      const [first] = rows;
+      if (!first) throw new Error('invitation insert returned no row');
+      return { row: first, sent };
+    }),
+  );
+  await afterInvitationsSent(ctx, sent);
+  return row;
+}
+
+async function mapUnique<T>(message: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(message);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The invitee's side
+
+const invitationNotFound = () => notFound(INVITATION_MESSAGES.notFound);
+
+/** My pending, unexpired invitations, newest first; none until my address is verified. */
+export async function listMyInvitations(ctx: AppContext, user: SessionUser): Promise<MyInvitationView[]> {
+  if (!user.emailVerified) return [];
+  const rows = await ctx.db
+    .select({
+      invitation: workspaceInvitations,
+      workspace: { id: workspaces.id, name: workspaces.name, description: workspaces.description },
+      inviterEmail: users.email,
+      inviterFirst: users.firstName,
+      inviterLast: users.lastName,
+    })
+    .from(workspaceInvitations)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceInvitations.workspaceId))
+    .leftJoin(users, eq(users.id, workspaceInvitations.invitedBy))
+    .where(
+      and(
+        eq(workspaceInvitations.email, user.email.toLowerCase()),
+        gt(workspaceInvitations.expiresAt, ctx.now()),
+      ),
+    )
+    .orderBy(desc(workspaceInvitations.createdAt), asc(workspaces.name));
+  return rows.map((r) => ({
+    invitation: r.invitation,
+    workspace: r.workspace,
+    inviter:
+      r.inviterEmail === null
+        ? null
+        : { email: r.inviterEmail, firstName: r.inviterFirst ?? '', lastName: r.inviterLast ?? '' },
+  }));
+}
+
+/**
+ * The invitation `invitationId` when it is addressed to the caller's address; 404 otherwise, so an id
+ * says nothing about invitations of other people. (Whether the caller may act on it — a verified
+ * address — is invitations.policy.ts's question.)
+ */
+export async function loadInvitationForUser(
+  ctx: AppContext,
+  user: SessionUser,
+  invitationId: string,
+): Promise<InvitationRow> {
+  if (!isUuid(invitationId)) throw invitationNotFound();
+  const [row] = await ctx.db
+    .select()
+    .from(workspaceInvitations)
+    .where(eq(workspaceInvitations.id, invitationId.toLowerCase()));
+  if (!row || row.email !== user.email.toLowerCase()) throw invitationNotFound();
+  return row;
+}
+
+const invitationExpired = () => new HttpError(410, INVITATION_MESSAGES.expired);
+
+/**
+ * Turns the invitation into a membership with its role. Under the workspace lock the invitation is
+ * deleted and the membership inserted, so accepting twice (even at once) makes one membership; the
+ * second answer is the same success.
+ */
+export async function acceptInvitation(
+  ctx: AppContext,
+  user: SessionUser,
+  invitation: InvitationRow,
+): Promise<{ workspace: WorkspaceRow; role: WorkspaceRole }> {
+  if (invitation.expiresAt <= ctx.now()) throw invitationExpired();
+  const result = await ctx.db.transaction(async (tx) => {
+    const workspace = await lockWorkspace(tx, invitation.workspaceId);
+    const [taken] = await tx
+      .delete(workspaceInvitations)
+      .where(
+        and(eq(workspaceInvitations.id, invitation.id), eq(workspaceInvitations.email, invitation.email)),
+      )
+      .returning();
+    if (!taken) {
+      // Accepted a moment ago (another tab, a double click): answer as that acceptance did.
+      const [member] = await tx
+        .select({ role: workspaceMembers.role })
+        .from(workspaceMembers)
+        .where(and(eq(workspaceMembers.workspaceId, workspace.id), eq(workspaceMembers.userId, user.id)));
+      if (!member) throw invitationNotFound();
+      return { workspace, role: member.role, joined: false };
+    }
+    // Read under the lock: a resend may have renewed it since it was loaded.
+    if (taken.expiresAt <= ctx.now()) throw invitationExpired();
+    const joined = await tx
+      .insert(workspaceMembers)
+      .values({ workspaceId: workspace.id, userId: user.id, role: taken.role, joinedAt: ctx.now() })
+      .onConflictDoNothing()
+      .returning({ role: workspaceMembers.role });
+    if (joined.length === 0) {
+      const [member] = await tx
+        .select({ role: workspaceMembers.role })
+        .from(workspaceMembers)
+        .where(and(eq(workspaceMembers.workspaceId, workspace.id), eq(workspaceMembers.userId, user.id)));
+      return { workspace, role: member?.role ?? taken.role, joined: false };
+    }
+    return { workspace, role: taken.role, joined: true };
+  });
+  if (result.joined) {
+    emitMembershipEvent(ctx, 'memberAdded', {
+      workspaceId: result.workspace.id,
+      userId: user.id,
+      role: result.role,
+    });
+  }
+  return { workspace: result.workspace, role: result.role };
+}
+
+/** Declining removes the invitation (expired ones too: nothing is joined by declining). */
+export async function declineInvitation(ctx: AppContext, invitation: InvitationRow): Promise<void> {
+  await ctx.db.delete(workspaceInvitations).where(eq(workspaceInvitations.id, invitation.id));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The admins' side
+
+/** A workspace's pending invitations (expired ones included, so they can be resent), oldest first. */
+export async function listWorkspaceInvitations(
+  ctx: AppContext,
+  workspace: WorkspaceRow,
+): Promise<WorkspaceInvitationView[]> {
+  const now = ctx.now();
+  const rows = await ctx.db
+    .select({
+      invitation: workspaceInvitations,
+      inviterEmail: users.email,
+      inviterFirst: users.firstName,
+      inviterLast: users.lastName,
+    })
+    .from(workspaceInvitations)
+    .leftJoin(users, eq(users.id, workspaceInvitations.invitedBy))
+    .where(eq(workspaceInvitations.workspaceId, workspace.id))
+    .orderBy(asc(workspaceInvitations.createdAt), asc(workspaceInvitations.email));
+  return rows.map((r) => ({
+    invitation: r.invitation,
+    inviter:
+      r.inviterEmail === null
+        ? null
+        : { email: r.inviterEmail, firstName: r.inviterFirst ?? '', lastName: r.inviterLast ?? '' },
+    expired: r.invitation.expiresAt <= now,
+  }));
+}
+
+/** A new expiry and a new e-mail (and notification), sent in the name of the admin who resends. */
+export async function resendInvitation(
+  ctx: AppContext,
+  inviter: Inviter,
+  workspace: WorkspaceRow,
+  email: string,
+): Promise<WorkspaceInvitationView> {
+  const { row, sent } = await ctx.db.transaction(async (tx) => {
+    const locked = await lockWorkspace(tx, workspace.id);
+    const now = ctx.now();
+    const [updated] = await tx
+      .update(workspaceInvitations)
+      .set({ expiresAt: expiryFrom(now), invitedBy: inviter.id })
+      .where(
+        and(
+          eq(workspaceInvitations.workspaceId, workspace.id),
+          eq(workspaceInvitations.email, email.trim().toLowerCase()),
+        ),
+      )
+      .returning();
+    if (!updated) throw notFound(WORKSPACE_MESSAGES.invitationNotFound);
+    // The notification is new again: dated now, not at the first sending.
+    const fresh = { ...updated, createdAt: now };
+    return { row: updated, sent: await announceInTransaction(ctx, tx, locked, inviter, [fresh]) };
+  });
+  await afterInvitationsSent(ctx, sent);
+  return {
+    invitation: row,
+    inviter: { email: inviter.email, firstName: inviter.firstName, lastName: inviter.lastName },
+    expired: false,
+  };
+}
+
+/** Revoking deletes the invitation; its link then leads nowhere and its notification goes with it. */
+export async function revokeInvitation(
+  ctx: AppContext,
+  workspace: WorkspaceRow,
+  email: string,
+): Promise<void> {
+  const deleted = await ctx.db
+    .delete(workspaceInvitations)
+    .where(
+      and(
+        eq(workspaceInvitations.workspaceId, workspace.id),
+        eq(workspaceInvitations.email, email.trim().toLowerCase()),
+      ),
+    )
+    .returning({ email: workspaceInvitations.email });
+  if (deleted.length === 0) throw notFound(WORKSPACE_MESSAGES.invitationNotFound);
+}

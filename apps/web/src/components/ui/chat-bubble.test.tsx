@@ -1,0 +1,27 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ChatBubble } from './chat-bubble.tsx';
+
+function Broken(): never {
+  throw new Error('cannot render this message');
+}
+
+describe('ChatBubble', () => {
+  it('shows a message that throws while rendering as plain text, and the rest of the log', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const date = new Date('2026-01-02T10:00:00Z');
+    render(
+      <ul>
+        <ChatBubble own={false} name="Ann" content="first **message**" date={date} />
+        <ChatBubble own={false} name="Bob" content={'> hostile\n**text**'} date={date} body={<Broken />} />
+        <ChatBubble own content="still here" date={date} />
+      </ul>,
+    );
+    expect(screen.getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.getByText('message').tagName).toBe('STRONG');
+    const plain = screen.getByText(/hostile/);
+    expect(plain.hasAttribute('data-plain-text')).toBe(true);
+    expect(plain.textContent).toBe('> hostile\n**text**');
+    expect(screen.getByText('still here')).toBeTruthy();
+  });
+});
