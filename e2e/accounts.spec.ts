@@ -21,6 +21,8 @@ test('sign up, log in, see the cut e-mail, open the profile menu, log out', asyn
 
   await navbar(page).getByRole('link', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/login$/);
+  // The URL changes before the lazily loaded page replaces the sign-up form (same field names).
+  await expect(page.getByRole('heading', { name: 'Log in to Cohort' })).toBeVisible();
   await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -164,6 +166,7 @@ test('forgot password, reset from the e-mail: old sessions are signed out', asyn
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot Password?' }).click();
     await expect(page).toHaveURL(/\/forgot-password$/);
+    await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
     await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toContainText(

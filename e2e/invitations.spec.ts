@@ -67,7 +67,9 @@ test('an admin invites; the invitee opens the e-mailed link, signs in, accepts a
   await expect(gracePage.getByRole('heading', { level: 1, name })).toBeVisible();
   await expect(gracePage.getByText('Your role: Editor')).toBeAttached();
   await navbar(gracePage).getByRole('link', { name: 'Workspaces' }).click();
-  await expect(gracePage.getByRole('heading', { name, exact: true })).toBeVisible();
+  // Listed among her workspaces (the dashboard's card headings), once the dashboard replaced the page.
+  await expect(gracePage.getByRole('heading', { level: 1, name: 'Your Workspaces' })).toBeVisible();
+  await expect(gracePage.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
 
   // The admin sees her among the members, and no pending invitation.
   await page.reload();

@@ -18,6 +18,8 @@ export const TASK_ASSIGNEES_MAX = 50;
 export const TASK_COMMENTS_MAX = 500;
 export const TASK_CHECKLIST_MAX = 100;
 export const TASK_LABELS_MAX = 20;
+/** A task's detail shows its newest activity entries, this many at most. */
+export const TASK_ACTIVITY_SHOWN = 200;
 
 export const TASK_MESSAGES = {
   tooManyComments: `A task can hold ${TASK_COMMENTS_MAX} comments at most`,

@@ -10,7 +10,14 @@ export const DESCRIPTION_MAX_LENGTH = 1000;
 export const WORKSPACE_MEMBERS_MAX = 200;
 
 /** The messages the server sends and the client shows (spec §5 and §8 where the spec names them). */
+/** Invitations one workspace may have pending at once: each one sends an e-mail to an outside address. */
+export const PENDING_INVITATIONS_MAX = 200;
+/** Members and pending invitations of one workspace together: every member list stays bounded. */
+export const WORKSPACE_SEATS_MAX = 1000;
+
 export const WORKSPACE_MESSAGES = {
+  tooManyPending: `A workspace can have ${PENDING_INVITATIONS_MAX} pending invitations at most; revoke some or wait for answers`,
+  workspaceFull: `A workspace can have ${WORKSPACE_SEATS_MAX} members and invitations at most`,
   nameAndDescriptionRequired: 'Name and description are required',
   nameTaken: 'A workspace with this name already exists',
   nameTooLong: `Name is too long (${NAME_MAX_LENGTH} characters at most)`,

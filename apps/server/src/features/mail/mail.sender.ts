@@ -126,7 +126,9 @@ export class MailSender {
       where id in (
         select id from ${mailOutbox}
         where status = 'pending'
-          and next_attempt_at <= ${now.toISOString()}::timestamptz
+          -- New rows carry the database's now(), retries the app clock: due by either (PostgreSQL's
+          -- microseconds would otherwise leave a just-queued mail for the next poll).
+          and next_attempt_at <= greatest(now(), ${now.toISOString()}::timestamptz)
           and (locked_until is null or locked_until <= ${now.toISOString()}::timestamptz)
         order by next_attempt_at
         limit ${BATCH}

@@ -1,5 +1,6 @@
 import {
   type createTaskBody,
+  TASK_ACTIVITY_SHOWN,
   TASK_CHECKLIST_MAX,
   TASK_COMMENTS_MAX,
   TASK_DUE_SOON_MS,
@@ -132,7 +133,10 @@ export async function taskViews(
           .from(taskActivity)
           .leftJoin(users, eq(users.id, taskActivity.userId))
           .where(anyUuid(taskActivity.taskId, taskIds))
-          .orderBy(asc(taskActivity.createdAt), asc(taskActivity.id))
+          // Only one task's detail asks for it: its newest entries, a bounded list however busy it was.
+          .orderBy(desc(taskActivity.createdAt), desc(taskActivity.id))
+          .limit(TASK_ACTIVITY_SHOWN * taskIds.length)
+          .then((rows) => rows.reverse())
       : Promise.resolve([]),
   ]);
   const views = new Map<string, TaskView>(

@@ -1,4 +1,9 @@
-import { TASK_CHECKLIST_MAX, TASK_LABELS_MAX, TASK_MESSAGES } from '@cohort/shared/tasks';
+import {
+  TASK_ACTIVITY_SHOWN,
+  TASK_CHECKLIST_MAX,
+  TASK_LABELS_MAX,
+  TASK_MESSAGES,
+} from '@cohort/shared/tasks';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
@@ -460,6 +465,26 @@ describe('tasks', () => {
       'archived',
       'restored',
     ]);
+  });
+
+  it(`shows the newest ${TASK_ACTIVITY_SHOWN} activity entries of a busy task, oldest of them first`, async () => {
+    const task = await createTask(t, owner, await createList(t, owner));
+    const base = Date.now();
+    await t.ctx.db.insert(taskActivity).values(
+      Array.from({ length: TASK_ACTIVITY_SHOWN + 50 }, (_, i) => ({
+        taskId: task._id,
+        userId: owner.id,
+        action: 'updated',
+        detail: { n: i },
+        createdAt: new Date(base + (i + 1) * 1000),
+      })),
+    );
+    const activity = (await api.get(`/api/task/${task._id}`, owner)).json().activity as Array<{
+      detail: { n?: number };
+    }>;
+    expect(activity).toHaveLength(TASK_ACTIVITY_SHOWN);
+    expect(activity.at(-1)?.detail.n).toBe(TASK_ACTIVITY_SHOWN + 49);
+    expect(activity[0]?.detail.n).toBe(50);
   });
 
   it('records every change in the activity: who, what, when', async () => {

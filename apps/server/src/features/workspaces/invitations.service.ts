@@ -1,6 +1,11 @@
 import { INVITATION_MESSAGES, INVITATION_TTL_DAYS } from '@cohort/shared/invitations';
-import { WORKSPACE_MESSAGES, type WorkspaceRole } from '@cohort/shared/workspaces';
-import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import {
+  PENDING_INVITATIONS_MAX,
+  WORKSPACE_MESSAGES,
+  WORKSPACE_SEATS_MAX,
+  type WorkspaceRole,
+} from '@cohort/shared/workspaces';
+import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { users, workspaceInvitations, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
@@ -103,6 +108,19 @@ export async function insertInvitations(
   invitees: ReadonlyArray<{ email: string; role: WorkspaceRole }>,
 ): Promise<{ rows: InvitationRow[]; sent: InvitationsSent }> {
   if (invitees.length === 0) return { rows: [], sent: { mails: 0, notificationIds: [] } };
+  // Counted under the workspace lock the caller holds: parallel invitations cannot pass the caps.
+  const [pending] = await tx
+    .select({ n: count() })
+    .from(workspaceInvitations)
+    .where(eq(workspaceInvitations.workspaceId, workspace.id));
+  const [members] = await tx
+    .select({ n: count() })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.workspaceId, workspace.id));
+  const pendingCount = (pending?.n ?? 0) + invitees.length;
+  if (pendingCount > PENDING_INVITATIONS_MAX) throw conflict(WORKSPACE_MESSAGES.tooManyPending);
+  if (pendingCount + (members?.n ?? 0) > WORKSPACE_SEATS_MAX)
+    throw conflict(WORKSPACE_MESSAGES.workspaceFull);
   const now = ctx.now();
   const rows = await tx
     .insert(workspaceInvitations)

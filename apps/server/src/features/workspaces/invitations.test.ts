@@ -5,7 +5,7 @@ import {
   type Notification,
   type NotificationPage,
 } from '@cohort/shared/notifications';
-import { WORKSPACE_MESSAGES } from '@cohort/shared/workspaces';
+import { PENDING_INVITATIONS_MAX, WORKSPACE_MESSAGES } from '@cohort/shared/workspaces';
 import { and, eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -475,5 +475,19 @@ describe('expiry', () => {
     // The resent invitation is new in the bell again.
     expect((await feedOf(lateAnn)).notifications.some((n) => n.link.endsWith(invitation._id))).toBe(true);
     expect((await acceptInvitation(t, lateAnn, ws._id)).role).toBe('editor');
+  });
+});
+
+// Last in the file: its 200 mails would queue ahead of the other tests' mail.
+describe('caps', () => {
+  it(`keeps at most ${PENDING_INVITATIONS_MAX} pending: each sends mail to an outside address`, async () => {
+    const members = Array.from({ length: PENDING_INVITATIONS_MAX }, () => ({ email: uniqueEmail('bulk') }));
+    const boss = await createUser(t.app);
+    const ws = await createWorkspace(t, boss, { members, accept: false });
+    const before = await snapshotWorkspace(t, ws._id);
+    const over = await invite(ws.name, uniqueEmail('one-more'), 'viewer', boss);
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toEqual({ message: WORKSPACE_MESSAGES.tooManyPending });
+    expect(await snapshotWorkspace(t, ws._id)).toEqual(before);
   });
 });
