@@ -86,7 +86,7 @@ export function Navbar() {
             className="w-full max-w-sm rounded-lg border border-slate-300 bg-slate-50 py-1.5 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-500 focus:border-indigo-600 focus:bg-white focus:outline-2 focus:outline-indigo-600"
           />
         </form>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <Link to="/workspace/create" className={buttonClasses('primary', 'sm')}>
             <Plus aria-hidden="true" className="size-4" />
             Create Workspace

@@ -56,7 +56,9 @@ function settingsApi(role: 'admin' | 'editor', extra: Parameters<typeof mockFetc
       members = members.filter((m) => m.email !== 'carol@example.com');
       return { json: null };
     },
-    'GET /api/workspaces/Apollo/storage': () => ({ json: { bytes: 3 * 1024 * 1024, files: 7 } }),
+    'GET /api/workspaces/Apollo/storage': () => ({
+      json: { bytes: 3 * 1024 * 1024, files: 7, quotaBytes: 5120 * 1024 * 1024 },
+    }),
     [`PATCH /api/workspaces/Apollo/members/${BOB._id}`]: (body) => {
       const { role: next } = body as { role: MemberListItem['role'] };
       members = members.map((m) => (m._id === BOB._id ? { ...m, role: next } : m));
@@ -192,7 +194,7 @@ describe('WorkspaceSettingsPage', () => {
     settingsApi('admin');
     renderSettings();
     const section = await screen.findByRole('region', { name: 'File storage' });
-    await waitFor(() => expect(section.textContent).toContain('3.0 MB in 7 files'));
+    await waitFor(() => expect(section.textContent).toContain('3.0 MB of 5.0 GB used, in 7 files'));
   });
 });
 

@@ -309,7 +309,7 @@ function StorageUse({ workspace }: { workspace: WorkspaceDetail }) {
           ? 'Loading...'
           : usage.isError
             ? 'Storage use could not be loaded.'
-            : `${formatBytes(usage.data.bytes)} in ${usage.data.files} ${usage.data.files === 1 ? 'file' : 'files'} shared in this workspace's channels.`}
+            : `${formatBytes(usage.data.bytes)} of ${formatBytes(usage.data.quotaBytes)} used, in ${usage.data.files} ${usage.data.files === 1 ? 'file' : 'files'} shared in this workspace's channels.`}
       </p>
     </section>
   );
