@@ -136,6 +136,7 @@ export const EMAIL_MESSAGES = {
     'We sent a confirmation link to your new address. The change takes effect when you open it.',
   changeSameAddress: 'That is already your e-mail address',
   changeConfirmed: 'Your e-mail address was changed.',
+  changeLimited: 'Too many e-mail change requests. Please wait a while before asking again.',
   changeGoogleOnly: 'This account signs in with Google: it has no password to confirm the change with',
   wrongPassword: 'Password is incorrect',
   googleUnverified: 'Google has not verified this e-mail address, so it cannot be used to sign in',

@@ -14,6 +14,8 @@ export const INVITATION_MESSAGES = {
   notFound: 'Invitation not found',
   verifyFirst: 'Verify your e-mail address first: only a verified address can accept invitations',
   expired: 'This invitation has expired. Ask an admin of the workspace to send it again',
+  mailLimited: 'You have sent too many invitations in the last hour. Please wait a while and try again',
+  resendLimited: 'This invitation was sent again too often in the last hour. Please wait a while',
 } as const;
 
 /** Invitee-side routes address an invitation by its id (the one in the e-mail's link). */

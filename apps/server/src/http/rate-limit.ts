@@ -14,7 +14,10 @@ export async function takeRateLimit(
   key: string,
   limit: number,
   windowMs: number,
+  /** Slots taken at once (a batch of invitation mails); all or none. */
+  cost = 1,
 ): Promise<number | null> {
+  if (cost <= 0) return null;
   const now = ctx.now();
   const since = new Date(now.getTime() - windowMs);
   return ctx.db.transaction(async (tx) => {
@@ -23,11 +26,11 @@ export async function takeRateLimit(
       .select({ n: count(), oldest: min(rateLimitHits.at) })
       .from(rateLimitHits)
       .where(and(eq(rateLimitHits.key, key), gt(rateLimitHits.at, since)));
-    if (row && row.n >= limit) {
-      const oldest = row.oldest ? new Date(row.oldest).getTime() : now.getTime();
+    if (cost > limit || (row?.n ?? 0) + cost > limit) {
+      const oldest = row?.oldest ? new Date(row.oldest).getTime() : now.getTime();
       return Math.max(1000, oldest + windowMs - now.getTime());
     }
-    await tx.insert(rateLimitHits).values({ key, at: now });
+    await tx.insert(rateLimitHits).values(Array.from({ length: cost }, () => ({ key, at: now })));
     await tx.delete(rateLimitHits).where(and(eq(rateLimitHits.key, key), lte(rateLimitHits.at, since)));
     return null;
   });

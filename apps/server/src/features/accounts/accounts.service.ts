@@ -92,7 +92,8 @@ export async function login(
 /**
  * A new password for a signed-in user who proves the current one. Wrong guesses count toward the
  * login throttle (same IP and account keys), so a stolen session cannot brute-force the password
- * here instead of at /api/login. Every other session is revoked and its sockets closed.
+ * here instead of at /api/login. Every other session is revoked and its sockets closed, and a
+ * pending e-mail change ends (its link would otherwise still move the account).
  */
 export async function changePassword(
   ctx: AppContext,
@@ -114,7 +115,13 @@ export async function changePassword(
   }
   await assertStrongPassword(input.newPassword, [user.email, user.firstName, user.lastName], 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+    // Whoever knew the old password may have begun an e-mail change or a sign-in's code step.
+    await retireAccountTokens(tx, user.id, ['change_email'], now);
+    await tx.delete(loginChallenges).where(eq(loginChallenges.userId, user.id));
+  });
   await revokeOtherSessions(ctx, user.id, user.sessionId);
 }
 

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
-import { badRequest, conflict } from '../../http/errors.ts';
+import { badRequest, conflict, HttpError } from '../../http/errors.ts';
 import { takeRateLimit } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { queueMail, type Tx } from '../mail/mail.outbox.ts';
@@ -28,6 +28,8 @@ const HOUR_MS = 60 * 60 * 1000;
 /** Verification mails one account may ask for again (the first, at sign-up, is not counted). */
 export const VERIFICATION_RESEND_LIMIT = 3;
 export const VERIFICATION_RESEND_WINDOW_MS = HOUR_MS;
+/** E-mail change requests (each mails a link to an address of the requester's choosing) per hour. */
+export const EMAIL_CHANGE_LIMIT = 5;
 
 /**
  * Queues the verification mail of an account, in the transaction that creates it (sign-up) or asks
@@ -108,6 +110,9 @@ export async function requestEmailChange(
     .from(users)
     .where(and(eq(users.email, input.newEmail), ne(users.id, user.id)));
   if (taken) throw conflict(ACCOUNT_MESSAGES.emailTaken);
+  // Reserved before the mail is queued: a session cannot mail links to any number of addresses.
+  const waitMs = await takeRateLimit(ctx, `email-change:${user.id}`, EMAIL_CHANGE_LIMIT, HOUR_MS);
+  if (waitMs !== null) throw new HttpError(429, EMAIL_MESSAGES.changeLimited);
 
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {

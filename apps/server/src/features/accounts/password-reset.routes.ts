@@ -31,7 +31,7 @@ export const passwordResetRoutes =
         },
       },
       async (request) => {
-        await requestPasswordReset(ctx, request.body.email);
+        await requestPasswordReset(ctx, request.body.email, request.ip);
         return { message: EMAIL_MESSAGES.resetRequested };
       },
     );

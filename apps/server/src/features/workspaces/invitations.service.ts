@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { users, workspaceInvitations, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict, HttpError, notFound } from '../../http/errors.ts';
+import { takeRateLimit } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { queueMail } from '../mail/mail.outbox.ts';
 import {
@@ -28,6 +29,31 @@ import { lockWorkspace, type Tx } from './workspaces.lock.ts';
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Invitation mails one person may cause per hour, over all their workspaces (a full creation form
+ * fits): without it, revoking and inviting again, resending, or creating workspace after workspace
+ * would mail any address any number of times.
+ */
+export const INVITATION_MAILS_PER_HOUR = 250;
+/** Resends of one invitation per hour (each mails the same person again). */
+export const INVITATION_RESENDS_PER_HOUR = 3;
+
+/**
+ * Reserves `count` invitation mails of the inviter's budget (429 when spent), before the
+ * transaction that queues them: the reservation is atomic, so racing requests cannot pass it.
+ */
+export async function reserveInvitationMails(ctx: AppContext, inviterId: string, count: number) {
+  const wait = await takeRateLimit(
+    ctx,
+    `invitation-mail:${inviterId}`,
+    INVITATION_MAILS_PER_HOUR,
+    HOUR_MS,
+    count,
+  );
+  if (wait !== null) throw new HttpError(429, INVITATION_MESSAGES.mailLimited);
+}
 
 export type InvitationRow = typeof workspaceInvitations.$inferSelect;
 
@@ -148,6 +174,7 @@ export async function inviteMember(
   workspace: WorkspaceRow,
   input: { email: string; role: WorkspaceRole },
 ): Promise<InvitationRow> {
+  await reserveInvitationMails(ctx, inviter.id, 1);
   const { row, sent } = await mapUnique(WORKSPACE_MESSAGES.alreadyInvited, () =>
     ctx.db.transaction(async (tx) => {
       const locked = await lockWorkspace(tx, workspace.id);
@@ -339,6 +366,11 @@ export async function resendInvitation(
   workspace: WorkspaceRow,
   email: string,
 ): Promise<WorkspaceInvitationView> {
+  const resendKey = `invitation-resend:${workspace.id}:${email.trim().toLowerCase()}`;
+  if ((await takeRateLimit(ctx, resendKey, INVITATION_RESENDS_PER_HOUR, HOUR_MS)) !== null) {
+    throw new HttpError(429, INVITATION_MESSAGES.resendLimited);
+  }
+  await reserveInvitationMails(ctx, inviter.id, 1);
   const { row, sent } = await ctx.db.transaction(async (tx) => {
     const locked = await lockWorkspace(tx, workspace.id);
     const now = ctx.now();

@@ -25,6 +25,7 @@ import {
   type Inviter,
   insertInvitations,
   inviteMember,
+  reserveInvitationMails,
 } from './invitations.service.ts';
 import {
   type Caller,
@@ -223,6 +224,7 @@ export async function createWorkspace(
   for (const m of body.members) if (m.email !== caller.email.toLowerCase()) byEmail.set(m.email, m.role);
 
   await assertNameFree(ctx.db, body.name);
+  await reserveInvitationMails(ctx, caller.id, byEmail.size);
   const { workspace, sent } = await mapNameConflict(WORKSPACE_MESSAGES.nameTaken, () =>
     ctx.db.transaction(async (tx): Promise<{ workspace: WorkspaceRow; sent: InvitationsSent }> => {
       const now = ctx.now();
