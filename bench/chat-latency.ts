@@ -157,7 +157,15 @@ async function benchCohort() {
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    // One owner invites every client: the per-person invitation budget would stop at 250.
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      INVITATIONS_PER_HOUR: '100000',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const sockets: Socket[] = [];

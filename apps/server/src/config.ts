@@ -77,6 +77,8 @@ const configSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   /** `true` for services that only speak path-style URLs (most self-hosted ones). */
+  /** Invitation e-mails one person may cause per hour, over all their workspaces (anti-spam). */
+  INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(250),
   /** What one workspace's files may take in all (a person's direct-message files count on their own). */
   STORAGE_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000_000).default(5120),
   S3_FORCE_PATH_STYLE: z

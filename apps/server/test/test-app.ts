@@ -50,6 +50,8 @@ export async function createTestApp(
   const ownDataDir = opts.env?.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'cohort-test-'));
   const config: Config = loadConfig({
     LOG_LEVEL: 'silent',
+    // Suites create many workspaces per person; the invitation budget has its own test.
+    INVITATIONS_PER_HOUR: '100000',
     ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
     ...opts.env,
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /** E-mail as users type it: trimmed and lower-cased before it is checked or stored. */
 export const emailSchema = z
@@ -15,7 +16,7 @@ export const passwordSchema = z
   .max(256, 'Password is too long');
 
 const nameSchema = (label: string) =>
-  z.string().trim().min(1, `${label} is required`).max(80, `${label} is too long (80 characters at most)`);
+  text().trim().min(1, `${label} is required`).max(80, `${label} is too long (80 characters at most)`);
 
 export const signupBody = z.object({
   firstName: nameSchema('First name'),

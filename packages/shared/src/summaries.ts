@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 
 /**
  * Channel summaries (SPEC §2 "Channel chat" summary panel, §7 summary and summarize): the timeframe
@@ -55,7 +56,7 @@ export type SummaryQuery = z.input<typeof summaryQuery>;
 export const summarizeMessageInput = z.object({
   /** A name or an e-mail, as the caller knows the sender; cited as given. */
   sender: z.string().trim().min(1, 'sender is required').max(320),
-  content: z.string().max(100_000),
+  content: text().max(100_000),
   /** An ISO date (or anything `Date` parses, or epoch milliseconds); optional, order is kept. */
   timestamp: z
     .union([z.string().max(64), z.number()])

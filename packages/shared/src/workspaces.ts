@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './accounts.ts';
+import { text } from './text.ts';
 
 /** Workspace roles, weakest first. Viewer is the default everywhere a role may be omitted. */
 export const WORKSPACE_ROLES = ['viewer', 'editor', 'admin'] as const;
@@ -45,8 +46,8 @@ export const workspaceRole = z
   .toLowerCase()
   .pipe(z.enum(WORKSPACE_ROLES, { error: WORKSPACE_MESSAGES.invalidRole }));
 
-const nameField = z.string().trim().max(NAME_MAX_LENGTH, WORKSPACE_MESSAGES.nameTooLong);
-const descriptionField = z.string().trim().max(DESCRIPTION_MAX_LENGTH, WORKSPACE_MESSAGES.descriptionTooLong);
+const nameField = text().trim().max(NAME_MAX_LENGTH, WORKSPACE_MESSAGES.nameTooLong);
+const descriptionField = text().trim().max(DESCRIPTION_MAX_LENGTH, WORKSPACE_MESSAGES.descriptionTooLong);
 
 /**
  * "Both required" is one sentence in the spec, so it is one object-level (custom) issue pointing at
@@ -197,8 +198,7 @@ export const PHONE_MAX_LENGTH = 30;
 export const JOB_ROLE_MAX_LENGTH = 80;
 
 const personName = (label: string) =>
-  z
-    .string()
+  text()
     .trim()
     .min(1, `${label} is required`)
     .max(NAME_MAX_LENGTH, `${label} is too long (${NAME_MAX_LENGTH} characters at most)`);
@@ -212,10 +212,7 @@ export const updateProfileBody = z.object({
   lastName: personName('Last name').optional(),
   /** A free-text job title ("Designer"), not a workspace role. */
   role: clearable(
-    z
-      .string()
-      .trim()
-      .max(JOB_ROLE_MAX_LENGTH, `Role is too long (${JOB_ROLE_MAX_LENGTH} characters at most)`),
+    text().trim().max(JOB_ROLE_MAX_LENGTH, `Role is too long (${JOB_ROLE_MAX_LENGTH} characters at most)`),
   ).optional(),
   phone: clearable(
     z

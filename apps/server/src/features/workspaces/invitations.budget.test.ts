@@ -11,7 +11,7 @@ import { client, createWorkspace, uniqueName, wsUrl } from './test-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { INVITATIONS_PER_HOUR: String(INVITATION_MAILS_PER_HOUR) } });
 });
 afterAll(async () => {
   await t.close();

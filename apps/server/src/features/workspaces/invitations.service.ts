@@ -36,7 +36,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * fits): without it, revoking and inviting again, resending, or creating workspace after workspace
  * would mail any address any number of times.
  */
-export const INVITATION_MAILS_PER_HOUR = 250;
+export const INVITATION_MAILS_PER_HOUR = 250; // INVITATIONS_PER_HOUR's default
 /** Resends of one invitation per hour (each mails the same person again). */
 export const INVITATION_RESENDS_PER_HOUR = 3;
 
@@ -48,7 +48,7 @@ export async function reserveInvitationMails(ctx: AppContext, inviterId: string,
   const wait = await takeRateLimit(
     ctx,
     `invitation-mail:${inviterId}`,
-    INVITATION_MAILS_PER_HOUR,
+    ctx.config.INVITATIONS_PER_HOUR,
     HOUR_MS,
     count,
   );
