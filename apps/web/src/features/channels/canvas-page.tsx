@@ -13,7 +13,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { api } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { channelPath, workspaceQuery, workspacesQuery } from '../workspaces/workspaces.queries.ts';
+import { channelPath, workspaceQuery, workspacesQuery } from '../workspaces/workspaces.public.ts';
 
 interface KeptMessage {
   id: string;

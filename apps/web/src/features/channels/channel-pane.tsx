@@ -12,8 +12,8 @@ import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { ChatLog, type ChatLogItem, ConnectionStatus } from '../../components/ui/chat-log.tsx';
 import type { OutboxEntry } from '../../lib/conversation-store.ts';
 import { connectionMessage } from '../../lib/socket.ts';
-import { useMe } from '../accounts/use-me.ts';
-import { meetingUrl } from '../calls/links.ts';
+import { useMe } from '../accounts/accounts.public.ts';
+import { meetingUrl } from '../calls/calls.public.ts';
 import {
   DeletedBody,
   EditedMarker,
@@ -22,17 +22,19 @@ import {
   ReactionsRow,
   reactFailed,
   ThreadSummary,
-} from '../messaging/message-parts.tsx';
-import { useClearChannelMentions } from '../notifications/notifications.queries.ts';
-import { firstUnreadKey, NewMessagesDivider } from '../reads/new-messages-divider.tsx';
+} from '../messaging/messaging.public.ts';
+import { useClearChannelMentions } from '../notifications/notifications.public.ts';
 import {
   applyChannelUnread,
   channelUnreadQuery,
+  firstUnreadKey,
   markChannelRead,
+  NewMessagesDivider,
   setChannelMuted,
-} from '../reads/reads.queries.ts';
-import { useMarkRead, useOpenedMark } from '../reads/use-mark-read.ts';
-import { membersQuery } from '../workspaces/workspaces.queries.ts';
+  useMarkRead,
+  useOpenedMark,
+} from '../reads/reads.public.ts';
+import { membersQuery } from '../workspaces/workspaces.public.ts';
 import { displayName } from './display-name.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';

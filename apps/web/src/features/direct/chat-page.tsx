@@ -13,7 +13,7 @@ import { TextField } from '../../components/ui/field.tsx';
 import type { OutboxEntry } from '../../lib/conversation-store.ts';
 import { connectionMessage } from '../../lib/socket.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { useMe } from '../accounts/use-me.ts';
+import { useMe } from '../accounts/accounts.public.ts';
 import {
   DeletedBody,
   EditedMarker,
@@ -21,13 +21,19 @@ import {
   MessageActions,
   ReactionsRow,
   reactFailed,
-} from '../messaging/message-parts.tsx';
-import { PresenceDot } from '../presence/presence-dot.tsx';
-import { usePersonPresence } from '../presence/use-presence.ts';
-import { firstUnreadKey, NewMessagesDivider } from '../reads/new-messages-divider.tsx';
-import { applyDirectUnread, directUnreadQuery, markDirectRead, unreadLabel } from '../reads/reads.queries.ts';
-import { useDirectUnread } from '../reads/use-direct-unread.ts';
-import { useMarkRead, useOpenedMark } from '../reads/use-mark-read.ts';
+} from '../messaging/messaging.public.ts';
+import { PresenceDot, usePersonPresence } from '../presence/presence.public.ts';
+import {
+  applyDirectUnread,
+  directUnreadQuery,
+  firstUnreadKey,
+  markDirectRead,
+  NewMessagesDivider,
+  unreadLabel,
+  useDirectUnread,
+  useMarkRead,
+  useOpenedMark,
+} from '../reads/reads.public.ts';
 import { type ChatState, clearChatState, readChatState, saveChatState } from './chat-state.ts';
 import { useDirectChat } from './use-direct-chat.ts';
 

@@ -1,0 +1,10 @@
+// The messaging feature's public entry: other features import only what is listed here (biome.json).
+export {
+  DeletedBody,
+  EditedMarker,
+  EditForm,
+  MessageActions,
+  ReactionsRow,
+  reactFailed,
+  ThreadSummary,
+} from './message-parts.tsx';
