@@ -1,0 +1,3 @@
+export function errorText(err: unknown) {
+  return err instanceof Error ? err.message : String(err);
+}
