@@ -8,3 +8,4 @@ export {
   reactFailed,
   ThreadSummary,
 } from './message-parts.tsx';
+export { messageActions, useConversation } from './use-conversation.ts';
