@@ -1,4 +1,6 @@
 // The messaging feature's public entry: other features import only what is listed here (biome.json).
+
+export { type ConversationItem, ConversationView, type MessageLayout } from './conversation-view.tsx';
 export {
   DeletedBody,
   EditedMarker,
