@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import { preloadOf, routes } from './router.tsx';
 
-const screens = routes[0]?.children ?? [];
+const layout = routes[0]?.children ?? [];
+const guard = layout.find((r) => !r.path && r.children);
+const protectedScreens = guard?.children ?? [];
+const screens = [...layout.filter((r) => r !== guard), ...protectedScreens];
 
 describe('route preloading', () => {
   it('can fetch every lazily loaded screen ahead of its render, the landing page being in the bundle', () => {
@@ -12,9 +16,28 @@ describe('route preloading', () => {
     }
   });
 
-  it("loads the protected screen's own module, through RequireAuth", async () => {
+  it("loads the protected screen's own module", async () => {
     const task = screens.find((r) => r.path === '/task');
     const module = (await preloadOf(task?.element)?.()) as { default: unknown };
     expect(module.default).toBe((await import('../features/tasks/taskboard-page.tsx')).default);
+  });
+});
+
+describe('signed-in routes', () => {
+  it('sit under one RequireAuth layout route', () => {
+    expect((guard?.element as { type?: unknown } | undefined)?.type).toBe(RequireAuth);
+    const paths = protectedScreens.map((r) => r.path);
+    for (const path of [
+      '/task',
+      '/dashboard',
+      '/workspace/:workspaceName',
+      '/chat',
+      '/livechat',
+      '/search',
+      '/tasks/:taskId',
+    ])
+      expect(paths).toContain(path);
+    for (const path of ['/', '/login', '/signup', '/pricing', '/canvas', '/contact', '*'])
+      expect(paths).not.toContain(path);
   });
 });

@@ -1,5 +1,5 @@
 import { type ComponentType, isValidElement, lazy, type ReactNode } from 'react';
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Outlet, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import HomePage from '../features/home/home-page.tsx';
 import { Layout } from './layout.tsx';
@@ -44,14 +44,6 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { path: '/', element: <HomePage /> },
-      {
-        path: '/mesh',
-        element: (
-          <RequireAuth>
-            <MeshPage />
-          </RequireAuth>
-        ),
-      },
       { path: '/login', element: <LoginPage /> },
       { path: '/signup', element: <SignupPage /> },
       // Not in the spec's table: the pages mailed links open (docs/accounts.md).
@@ -61,141 +53,40 @@ export const routes: RouteObject[] = [
       { path: '/confirm-email', element: <ConfirmEmailPage /> },
       { path: '/canvas', element: <CanvasPage /> },
       { path: '/pricing', element: <PricingPage /> },
-      {
-        path: '/task',
-        element: (
-          <RequireAuth>
-            <TaskboardPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/video',
-        element: (
-          <RequireAuth>
-            <VideoPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/videocall',
-        element: (
-          <RequireAuth>
-            <VideoMeetingPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/workspace/create',
-        element: (
-          <RequireAuth>
-            <CreateWorkspacePage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/dashboard',
-        element: (
-          <RequireAuth>
-            <DashboardPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/workspace/:workspaceName',
-        element: (
-          <RequireAuth>
-            <WorkspacePage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/workspace/:workspaceName/create-channel',
-        element: (
-          <RequireAuth>
-            <CreateChannelPage />
-          </RequireAuth>
-        ),
-      },
-      // The channel view is the workspace page with that channel selected in its sidebar.
-      {
-        path: '/workspace/:workspaceName/channel/:channelId',
-        element: (
-          <RequireAuth>
-            <WorkspacePage />
-          </RequireAuth>
-        ),
-      },
-      // Not in the spec's table: member and role management for the workspace's admins.
-      {
-        path: '/workspace/:workspaceName/settings',
-        element: (
-          <RequireAuth>
-            <WorkspaceSettingsPage />
-          </RequireAuth>
-        ),
-      },
-      // The spec names this segment workspaceId; it shares the position of :workspaceName above.
-      {
-        path: '/workspace/:workspaceId/projects',
-        element: (
-          <RequireAuth>
-            <ProjectsPage />
-          </RequireAuth>
-        ),
-      },
-      // One screen for both: /livechat needs a current user and a selected user, which the chat page
-      // restores from `chatState` or asks for in its first step (SPEC §2).
-      {
-        path: '/chat',
-        element: (
-          <RequireAuth>
-            <ChatPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/livechat',
-        element: (
-          <RequireAuth>
-            <ChatPage />
-          </RequireAuth>
-        ),
-      },
-      // Not in the spec's table: my pending workspace invitations (the invitation e-mail links here).
-      {
-        path: '/invitations',
-        element: (
-          <RequireAuth>
-            <InvitationsPage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/profile',
-        element: (
-          <RequireAuth>
-            <ProfilePage />
-          </RequireAuth>
-        ),
-      },
-      {
-        path: '/search',
-        element: (
-          <RequireAuth>
-            <SearchPage />
-          </RequireAuth>
-        ),
-      },
       { path: '/about', element: <ContactPage /> },
       { path: '/contact', element: <ContactPage /> },
+      // Signed-in screens: one guard for all, so a new screen cannot forget it.
       {
-        path: '/tasks/:taskId',
         element: (
           <RequireAuth>
-            <TaskPage />
+            <Outlet />
           </RequireAuth>
         ),
+        children: [
+          { path: '/mesh', element: <MeshPage /> },
+          { path: '/task', element: <TaskboardPage /> },
+          { path: '/video', element: <VideoPage /> },
+          { path: '/videocall', element: <VideoMeetingPage /> },
+          { path: '/workspace/create', element: <CreateWorkspacePage /> },
+          { path: '/dashboard', element: <DashboardPage /> },
+          { path: '/workspace/:workspaceName', element: <WorkspacePage /> },
+          { path: '/workspace/:workspaceName/create-channel', element: <CreateChannelPage /> },
+          // The channel view is the workspace page with that channel selected in its sidebar.
+          { path: '/workspace/:workspaceName/channel/:channelId', element: <WorkspacePage /> },
+          // Not in the spec's table: member and role management for the workspace's admins.
+          { path: '/workspace/:workspaceName/settings', element: <WorkspaceSettingsPage /> },
+          // The spec names this segment workspaceId; it shares the position of :workspaceName above.
+          { path: '/workspace/:workspaceId/projects', element: <ProjectsPage /> },
+          // One screen for both: /livechat needs a current user and a selected user, which the chat
+          // page restores from `chatState` or asks for in its first step (SPEC §2).
+          { path: '/chat', element: <ChatPage /> },
+          { path: '/livechat', element: <ChatPage /> },
+          // Not in the spec's table: my pending workspace invitations (the invitation e-mail links here).
+          { path: '/invitations', element: <InvitationsPage /> },
+          { path: '/profile', element: <ProfilePage /> },
+          { path: '/search', element: <SearchPage /> },
+          { path: '/tasks/:taskId', element: <TaskPage /> },
+        ],
       },
       { path: '*', element: <NotFoundPage /> },
     ],
@@ -204,7 +95,7 @@ export const routes: RouteObject[] = [
 
 export const router = createBrowserRouter(routes);
 
-/** The preload of the lazily loaded screen an element renders (directly or inside RequireAuth). */
+/** The preload of the lazily loaded screen an element renders (directly or inside a wrapper). */
 export function preloadOf(node: ReactNode): Preload | undefined {
   if (!isValidElement(node)) return undefined;
   const { preload } = node.type as { preload?: Preload };

@@ -12,6 +12,34 @@ import type { StoredFile } from '@cohort/shared/files';
  *   server treats it as an idempotency key), and leave the outbox when the stored message with that
  *   `clientId` arrives, through the acknowledgement, the broadcast or a history fetch, whichever is
  *   first. Nothing is ever shown twice.
+ *
+ * State model
+ *
+ * States of the conversation (`status`):
+ *   loading ──load() ok──▶ ready          loading ──load() fails──▶ error
+ *   error ──load() or onConnected()──▶ loading … (a failed retry stays in error)
+ *   ready stays ready: later failures (older page, backfill) never leave it; backfills retry instead.
+ * `syncedSeq` is null until the first page arrives; from then on it only grows.
+ *
+ * States of an outbox entry (keyed by `clientId`):
+ *   send() ──▶ sending ──ack ok / broadcast / history with its clientId──▶ removed (now a stored message)
+ *   sending ──ack {ok:false}, transient reason──▶ sending (the whole outbox pauses, then resumes)
+ *   sending ──ack {ok:false}──▶ failed + rejected ──retry()──▶ sending      (discard() removes it)
+ *   sending ──no ack in time, still connected──▶ failed ──onConnected() or retry()──▶ sending
+ *   sending ──no ack, disconnected──▶ sending (resent by the reconnection's flush)
+ *
+ * Transitions driven from outside: load(), onConnected() (backfill after=syncedSeq then changes since
+ * syncedRev, and flush the outbox), receive()/receiveUpdate() (socket events), loadOlder(), send(),
+ * retry(), discard(), dispose() (after which every answer still on its way is ignored).
+ *
+ * Invariants:
+ *   - `messages` holds one copy per `_id` (the one with the highest `rev`), sorted by seq.
+ *   - No clientId is both in `outbox` and in `messages` in any emitted state (merge removes the entry
+ *     and adds the message in one notification).
+ *   - Every seq from the first page's oldest up to `syncedSeq` is held; a held seq above it means a
+ *     gap, which a backfill fills after `gapGraceMs`.
+ *   - At most one send is in flight (the pump) and at most one backfill (later calls coalesce).
+ *   - The outbox in local storage (`outboxKey`) always equals `outbox`.
  */
 
 export interface StoredMessage {

@@ -4,7 +4,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { connectionMessage, useConnectionState } from '../../lib/socket.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { useMe } from '../accounts/use-me.ts';
+import { useMe } from '../accounts/accounts.public.ts';
 import { CallNotice } from './call-notice.tsx';
 import { useVideoCall } from './use-video-call.ts';
 import { VideoTile } from './video-tile.tsx';

@@ -6,14 +6,15 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { uploadFile } from '../../components/composer/upload.ts';
+import type { ComposerFile } from '../../components/composer/use-composer-files.ts';
 import { Markdown } from '../../components/markdown/markdown.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { ChatComposer, type ComposerFile } from '../../components/ui/chat-composer.tsx';
+import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { api } from '../../lib/api.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { channelPath, workspaceQuery, workspacesQuery } from '../workspaces/workspaces.queries.ts';
+import { channelPath, workspaceQuery, workspacesQuery } from '../workspaces/workspaces.public.ts';
 
 interface KeptMessage {
   id: string;

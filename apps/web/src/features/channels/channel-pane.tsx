@@ -3,36 +3,34 @@ import type { ChannelMessage } from '@cohort/shared/chat';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell, BellOff, Lock, Sparkles, Video } from 'lucide-react';
-import { Fragment, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
-import { ChatLog, type ChatLogItem, ConnectionStatus } from '../../components/ui/chat-log.tsx';
-import type { OutboxEntry } from '../../lib/conversation-store.ts';
-import { connectionMessage } from '../../lib/socket.ts';
-import { useMe } from '../accounts/use-me.ts';
-import { meetingUrl } from '../calls/links.ts';
+import { useMe } from '../accounts/accounts.public.ts';
+import { meetingUrl } from '../calls/calls.public.ts';
 import {
+  type ConversationItem,
+  ConversationView,
   DeletedBody,
   EditedMarker,
   EditForm,
   MessageActions,
+  type MessageLayout,
   ReactionsRow,
   reactFailed,
   ThreadSummary,
-} from '../messaging/message-parts.tsx';
-import { useClearChannelMentions } from '../notifications/notifications.queries.ts';
-import { firstUnreadKey, NewMessagesDivider } from '../reads/new-messages-divider.tsx';
+} from '../messaging/messaging.public.ts';
+import { useClearChannelMentions } from '../notifications/notifications.public.ts';
 import {
   applyChannelUnread,
   channelUnreadQuery,
   markChannelRead,
   setChannelMuted,
-} from '../reads/reads.queries.ts';
-import { useMarkRead, useOpenedMark } from '../reads/use-mark-read.ts';
-import { membersQuery } from '../workspaces/workspaces.queries.ts';
+} from '../reads/reads.public.ts';
+import { membersQuery } from '../workspaces/workspaces.public.ts';
 import { displayName } from './display-name.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';
@@ -116,8 +114,9 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
   );
 }
 
-type Item = ChatLogItem &
-  ({ kind: 'stored'; message: ChannelMessage } | { kind: 'pending'; entry: OutboxEntry });
+type Item = ConversationItem<ChannelMessage>;
+
+const dateOf = (message: ChannelMessage) => new Date(message.timestamp);
 
 function ChannelConversation({
   workspaceName,
@@ -153,63 +152,14 @@ function ChannelConversation({
   }, [anchorMessageId, targetId]);
   const thread = threadId ? state.messages.find((m) => m._id === threadId) : undefined;
 
-  const items = useMemo<Item[]>(
-    () => [
-      // Thread replies live in the thread panel, not in the channel's flow.
-      ...state.messages
-        .filter((message) => message.parentId === null)
-        .map(
-          (message): Item => ({
-            kind: 'stored',
-            key: message.clientId || message._id,
-            date: new Date(message.timestamp),
-            own: message.sender._id === me._id,
-            message,
-          }),
-        ),
-      ...state.outbox.map(
-        (entry): Item => ({
-          kind: 'pending',
-          key: entry.clientId,
-          date: new Date(entry.createdAt),
-          own: true,
-          entry,
-        }),
-      ),
-    ],
-    [state.messages, state.outbox, me._id],
-  );
+  // Thread replies live in the thread panel, not in the channel's flow.
+  const flow = useMemo(() => state.messages.filter((message) => message.parentId === null), [state.messages]);
+  const isOwn = useCallback((message: ChannelMessage) => message.sender._id === me._id, [me._id]);
 
   // The log scrolls to the target itself (ChatLog's anchorId), once it is rendered.
-
-  // Where the reader had got to when the channel opened: the "New messages" line goes above the first
-  // message after it and stays until they leave. Marking waits for it, or the line would never show.
   const queryClient = useQueryClient();
   const reads = useQuery(channelUnreadQuery(workspaceName));
   const readState = reads.data?.find((c) => c.channelId === channel._id);
-  const openedMark = useOpenedMark({
-    settled: reads.isSuccess || reads.isError,
-    lastReadSeq: readState?.lastReadSeq,
-    ready: state.status === 'ready',
-    newestSeq: state.messages.at(-1)?.seq,
-  });
-  const dividerKey = useMemo(
-    () =>
-      firstUnreadKey(items, openedMark, (item) =>
-        item.kind === 'stored' && !item.own ? item.message.seq : null,
-      ),
-    [items, openedMark],
-  );
-
-  // Reading the channel moves its read mark on the server, which clears its unread count in the
-  // sidebar of every tab of this user.
-  useMarkRead({
-    enabled: openedMark !== undefined && state.status === 'ready',
-    newestSeq: state.messages.at(-1)?.seq,
-    markedSeq: readState?.lastReadSeq,
-    mark: async (seq) =>
-      applyChannelUnread(queryClient, await markChannelRead(workspaceName, channel._id, seq)),
-  });
 
   // `userTyping` carries an id and an e-mail only: the name comes from the workspace's member list
   // (cached, the create-channel form reads it too) or from the typist's messages, else the e-mail.
@@ -235,10 +185,7 @@ function ChannelConversation({
   });
 
   /** A stored message's bubble with its actions, reactions, thread summary and markers. */
-  const renderMessage = (
-    message: ChannelMessage,
-    layout: { showName: boolean; spaced: boolean; inThread?: boolean },
-  ) => {
+  const renderMessage = (message: ChannelMessage, layout: MessageLayout & { inThread?: boolean }) => {
     const own = message.sender._id === me._id;
     const isEditing = editing === message._id;
     return (
@@ -306,51 +253,30 @@ function ChannelConversation({
   return (
     <div className="flex min-h-0 flex-1 flex-col md:flex-row">
       <div className="flex min-h-0 min-w-0 flex-1 flex-col">
-        <ConnectionStatus message={connectionMessage(chat.connection)} />
-        {chat.joinError && (
-          <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
-            You cannot chat in this channel: {chat.joinError}
-          </p>
-        )}
-        <ChatLog
+        <ConversationView
+          chat={chat}
+          messages={flow}
+          isOwn={isOwn}
+          dateOf={dateOf}
           label={`Messages in ${channel.name}`}
-          items={items}
-          status={state.status}
           emptyText={`No messages yet. Start the conversation in ${channel.name}.`}
-          onReload={chat.reload}
-          hasOlder={state.hasOlder}
-          loadingOlder={state.loadingOlder}
-          onLoadOlder={chat.loadOlder}
           anchorId={anchorMessageId ? `message-${anchorMessageId}` : undefined}
-          renderItem={(item, previous) => {
-            const spaced = startsRun(previous, item);
-            if (item.key === dividerKey && item.kind === 'stored') {
-              return (
-                <Fragment key={item.key}>
-                  <NewMessagesDivider />
-                  {renderMessage(item.message, { showName: true, spaced: true })}
-                </Fragment>
-              );
-            }
-            if (item.kind === 'stored') return renderMessage(item.message, { showName: spaced, spaced });
-            const { entry } = item;
-            return (
-              <ChatBubble
-                key={item.key}
-                own
-                content={entry.content}
-                attachments={entry.attachments}
-                date={item.date}
-                spaced={spaced}
-                pending={{
-                  status: entry.status,
-                  error: entry.error,
-                  onRetry: () => chat.retry(entry.clientId),
-                  onDiscard: () => chat.discard(entry.clientId),
-                }}
-              />
-            );
+          reads={{
+            settled: reads.isSuccess || reads.isError,
+            lastReadSeq: readState?.lastReadSeq,
+            markedSeq: readState?.lastReadSeq,
+            mark: async (seq) =>
+              applyChannelUnread(queryClient, await markChannelRead(workspaceName, channel._id, seq)),
           }}
+          startsRun={startsRun}
+          renderMessage={renderMessage}
+          alert={
+            chat.joinError && (
+              <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
+                You cannot chat in this channel: {chat.joinError}
+              </p>
+            )
+          }
         />
         <p className="h-6 px-6 pt-1 text-xs text-slate-600 italic">{typingText(typingNames)}</p>
         <ChatComposer

@@ -11,16 +11,16 @@ import {
   userTypingEvent,
 } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useMemo, useState } from 'react';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
 import {
   ACK_TIMEOUT_MS,
   type ConversationSource,
   type ConversationState,
-  ConversationStore,
 } from '../../lib/conversation-store.ts';
-import { type ConnectionState, connectNamespace, useConnectionState } from '../../lib/socket.ts';
+import type { ConnectionState } from '../../lib/socket.ts';
+import { messageActions, useConversation } from '../messaging/messaging.public.ts';
 import { TypingAnnouncer } from './typing.ts';
 
 export interface TypingUser {
@@ -84,18 +84,11 @@ export interface ChannelChat {
   reply: (parentId: string, content: string) => Promise<ChannelMessage>;
 }
 
-const EMPTY: ConversationState<ChannelMessage> = {
-  messages: [],
-  outbox: [],
-  status: 'loading',
-  hasOlder: false,
-  loadingOlder: false,
-};
-
 /**
  * One channel's live conversation (SPEC §4 "Channel chat"): a fresh `/chat` connection while the
  * channel is shown, the channel joined after every (re)connection and then backfilled, left and
- * disconnected when the channel changes or the pane goes away.
+ * disconnected when the channel changes or the pane goes away. What differs from a direct
+ * conversation: the join, typing announcements and thread replies.
  */
 export function useChannelChat(
   workspaceName: string,
@@ -104,146 +97,117 @@ export function useChannelChat(
   /** Open at this message's seq (a search hit) instead of at the newest page. */
   anchorSeq?: number,
 ): ChannelChat {
-  const [live, setLive] = useState<{
-    socket: Socket;
-    store: ConversationStore<ChannelMessage>;
-    announcer: TypingAnnouncer;
-  } | null>(null);
   const [joinError, setJoinError] = useState<string | null>(null);
   const [typing, setTyping] = useState<Map<string, TypingUser>>(() => new Map());
+  const ref: ChannelRef = { workspaceName, channelId };
 
-  useEffect(() => {
-    const ref: ChannelRef = { workspaceName, channelId };
-    const socket = connectNamespace(CHAT_NAMESPACE);
-    const store = new ConversationStore(channelSource(socket, ref), {
+  const chat = useConversation(JSON.stringify([workspaceName, channelId, userId, anchorSeq]), () => ({
+    namespace: CHAT_NAMESPACE,
+    source: (socket) => channelSource(socket, ref),
+    options: {
       outboxKey: channelOutboxKey(userId, channelId),
       // The flood guard's and a database restart's refusals pass: the outbox waits and resends.
       transientReasons: TRANSIENT_SEND_REASONS,
       ...(anchorSeq !== undefined ? { anchorSeq } : {}),
-    });
-    const announcer = new TypingAnnouncer((isTyping) => {
-      if (socket.connected) socket.emit(CHAT_EVENTS.typing, { ...ref, isTyping });
-    });
-    // The server stops typing after 5 s without a refresh; this only guards against a lost `false`.
-    const expiry = new Map<string, ReturnType<typeof setTimeout>>();
-    const stopTyping = (id: string) => {
-      clearTimeout(expiry.get(id));
-      expiry.delete(id);
-      setTyping((old) => {
-        if (!old.has(id)) return old;
-        const next = new Map(old);
-        next.delete(id);
-        return next;
+    },
+    wire: (socket, store) => {
+      const announcer = new TypingAnnouncer((isTyping) => {
+        if (socket.connected) socket.emit(CHAT_EVENTS.typing, { ...ref, isTyping });
       });
-    };
+      // The server stops typing after 5 s without a refresh; this only guards against a lost `false`.
+      const expiry = new Map<string, ReturnType<typeof setTimeout>>();
+      const stopTyping = (id: string) => {
+        clearTimeout(expiry.get(id));
+        expiry.delete(id);
+        setTyping((old) => {
+          if (!old.has(id)) return old;
+          const next = new Map(old);
+          next.delete(id);
+          return next;
+        });
+      };
 
-    socket.on('connect', async () => {
-      try {
-        const ack = joinChannelAck.parse(
-          await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(CHAT_EVENTS.joinChannel, ref),
-        );
-        if (!ack.ok) {
-          setJoinError(ack.message);
+      socket.on('connect', async () => {
+        try {
+          const ack = joinChannelAck.parse(
+            await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(CHAT_EVENTS.joinChannel, ref),
+          );
+          if (!ack.ok) {
+            setJoinError(ack.message);
+            return;
+          }
+          setJoinError(null);
+          store.onConnected();
+        } catch {
+          // No answer: the connection is dropping; the next `connect` joins again.
+        }
+      });
+      socket.on('disconnect', () => {
+        for (const id of expiry.keys()) stopTyping(id);
+      });
+      socket.on(CHAT_EVENTS.newMessage, (raw: unknown) => {
+        const parsed = channelMessage.safeParse(raw);
+        if (!parsed.success || parsed.data.channel !== channelId) return;
+        stopTyping(parsed.data.sender._id);
+        store.receive(parsed.data);
+      });
+      socket.on(CHAT_EVENTS.messageUpdated, (raw: unknown) => {
+        const parsed = channelMessage.safeParse(raw);
+        if (parsed.success && parsed.data.channel === channelId) store.receiveUpdate(parsed.data);
+      });
+      socket.on(CHAT_EVENTS.userTyping, (raw: unknown) => {
+        const parsed = userTypingEvent.safeParse(raw);
+        if (!parsed.success) return;
+        const { userId: who, email, isTyping, channelId: where } = parsed.data;
+        if (where !== channelId || who === userId) return;
+        if (!isTyping) {
+          stopTyping(who);
           return;
         }
-        setJoinError(null);
-        store.onConnected();
-      } catch {
-        // No answer: the connection is dropping; the next `connect` joins again.
-      }
-    });
-    socket.on('disconnect', () => {
-      for (const id of expiry.keys()) stopTyping(id);
-    });
-    socket.on(CHAT_EVENTS.newMessage, (raw: unknown) => {
-      const parsed = channelMessage.safeParse(raw);
-      if (!parsed.success || parsed.data.channel !== channelId) return;
-      stopTyping(parsed.data.sender._id);
-      store.receive(parsed.data);
-    });
-    socket.on(CHAT_EVENTS.messageUpdated, (raw: unknown) => {
-      const parsed = channelMessage.safeParse(raw);
-      if (parsed.success && parsed.data.channel === channelId) store.receiveUpdate(parsed.data);
-    });
-    socket.on(CHAT_EVENTS.userTyping, (raw: unknown) => {
-      const parsed = userTypingEvent.safeParse(raw);
-      if (!parsed.success) return;
-      const { userId: who, email, isTyping, channelId: where } = parsed.data;
-      if (where !== channelId || who === userId) return;
-      if (!isTyping) {
-        stopTyping(who);
-        return;
-      }
-      clearTimeout(expiry.get(who));
-      expiry.set(
-        who,
-        setTimeout(() => stopTyping(who), TYPING_EXPIRE_MS + 2000),
-      );
-      setTyping((old) => new Map(old).set(who, { userId: who, email }));
-    });
+        clearTimeout(expiry.get(who));
+        expiry.set(
+          who,
+          setTimeout(() => stopTyping(who), TYPING_EXPIRE_MS + 2000),
+        );
+        setTyping((old) => new Map(old).set(who, { userId: who, email }));
+      });
 
-    void store.load();
-    setLive({ socket, store, announcer });
-    return () => {
-      announcer.stop();
-      if (socket.connected) socket.emit(CHAT_EVENTS.leaveChannel, ref);
-      socket.disconnect();
-      store.dispose();
-      for (const timer of expiry.values()) clearTimeout(timer);
-      setLive(null);
-      setTyping(new Map());
-    };
-  }, [workspaceName, channelId, userId, anchorSeq]);
+      return {
+        extra: announcer,
+        close: () => {
+          announcer.stop();
+          if (socket.connected) socket.emit(CHAT_EVENTS.leaveChannel, ref);
+          for (const timer of expiry.values()) clearTimeout(timer);
+          setTyping(new Map());
+        },
+      };
+    },
+  }));
 
-  const store = live?.store;
-  const subscribe = useCallback((notify: () => void) => store?.subscribe(notify) ?? (() => {}), [store]);
-  const state = useSyncExternalStore(subscribe, () => store?.getState() ?? EMPTY);
-  const connection = useConnectionState(live?.socket ?? null);
   const typingUsers = useMemo(() => [...typing.values()], [typing]);
+  const apply = (m: ChannelMessage) => chat.live?.store.receiveUpdate(m);
+  const path = (id: string) => `${channelMessagesPath(ref)}/${encodeURIComponent(id)}`;
 
   return {
-    state,
-    connection,
+    ...chat,
     joinError,
     typingUsers,
     send: (content, attachments) => {
-      live?.announcer.stop();
-      live?.store.send(content, attachments);
+      chat.live?.extra.stop();
+      chat.send(content, attachments);
     },
-    retry: (clientId) => live?.store.retry(clientId),
-    discard: (clientId) => live?.store.discard(clientId),
-    loadOlder: () => void live?.store.loadOlder(),
-    reload: () => void live?.store.load(),
-    onInput: (value) => live?.announcer.input(value),
-    ...messageActions({ workspaceName, channelId }, (m) => live?.store.receiveUpdate(m)),
-  };
-}
-
-/**
- * Edits, deletes, reactions and thread replies go over HTTP (idempotent: a retry is harmless); the
- * answer is the message's new state, applied at once (the room hears it as `messageUpdated` too).
- */
-function messageActions(ref: ChannelRef, apply: (m: ChannelMessage) => void) {
-  const path = (id: string) => `${channelMessagesPath(ref)}/${encodeURIComponent(id)}`;
-  const done = (raw: unknown) => {
-    const message = channelMessage.parse(raw);
-    apply(message);
-    return message;
-  };
-  return {
-    edit: async (id: string, content: string) => done(await api.patch<unknown>(path(id), { content })),
-    remove: async (id: string) => done(await api.delete<unknown>(path(id))),
-    react: async (id: string, emoji: string, on: boolean) => {
-      const url = `${path(id)}/reactions/${encodeURIComponent(emoji)}`;
-      return done(on ? await api.put<unknown>(url) : await api.delete<unknown>(url));
-    },
-    reply: async (parentId: string, content: string) =>
-      done(
+    onInput: (value) => chat.live?.extra.input(value),
+    ...messageActions(path, channelMessage.parse, apply),
+    reply: async (parentId, content) => {
+      const message = channelMessage.parse(
         await api.post<unknown>(channelMessagesPath(ref), {
           clientId: crypto.randomUUID(),
           content,
           parentId,
         }),
-      ),
+      );
+      apply(message);
+      return message;
+    },
   };
 }

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ACK_TIMEOUT_MS } from '../../lib/conversation-store.ts';
 import { connectNamespace } from '../../lib/socket.ts';
-import { applyChannelUnread, channelUnreadQuery, readKeys } from '../reads/reads.queries.ts';
+import { applyChannelUnread, channelUnreadQuery, readKeys } from '../reads/reads.public.ts';
 
 export interface SidebarUnread {
   /** Unread messages per channel id (channels without any, muted ones and the open one are absent). */

@@ -3,31 +3,31 @@ import { emailSchema } from '@cohort/shared/accounts';
 import { CHAT_MESSAGES, type DirectMessage } from '@cohort/shared/chat';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LogOut, MessageCircle } from 'lucide-react';
-import { type FormEvent, Fragment, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
-import { ChatLog, type ChatLogItem, ConnectionStatus } from '../../components/ui/chat-log.tsx';
 import { TextField } from '../../components/ui/field.tsx';
-import type { OutboxEntry } from '../../lib/conversation-store.ts';
-import { connectionMessage } from '../../lib/socket.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { useMe } from '../accounts/use-me.ts';
+import { useMe } from '../accounts/accounts.public.ts';
 import {
+  ConversationView,
   DeletedBody,
   EditedMarker,
   EditForm,
   MessageActions,
   ReactionsRow,
   reactFailed,
-} from '../messaging/message-parts.tsx';
-import { PresenceDot } from '../presence/presence-dot.tsx';
-import { usePersonPresence } from '../presence/use-presence.ts';
-import { firstUnreadKey, NewMessagesDivider } from '../reads/new-messages-divider.tsx';
-import { applyDirectUnread, directUnreadQuery, markDirectRead, unreadLabel } from '../reads/reads.queries.ts';
-import { useDirectUnread } from '../reads/use-direct-unread.ts';
-import { useMarkRead, useOpenedMark } from '../reads/use-mark-read.ts';
+} from '../messaging/messaging.public.ts';
+import { PresenceDot, usePersonPresence } from '../presence/presence.public.ts';
+import {
+  applyDirectUnread,
+  directUnreadQuery,
+  markDirectRead,
+  unreadLabel,
+  useDirectUnread,
+} from '../reads/reads.public.ts';
 import { type ChatState, clearChatState, readChatState, saveChatState } from './chat-state.ts';
 import { useDirectChat } from './use-direct-chat.ts';
 
@@ -204,8 +204,7 @@ function Conversations({ onOpen }: { onOpen: (email: string) => void }) {
   );
 }
 
-type Item = ChatLogItem &
-  ({ kind: 'stored'; message: DirectMessage } | { kind: 'pending'; entry: OutboxEntry });
+const dateOf = (message: DirectMessage) => new Date(message.createdAt);
 
 function DirectConversation({
   me,
@@ -231,53 +230,64 @@ function DirectConversation({
   const myId = me._id;
   const { state } = chat;
 
-  const items = useMemo<Item[]>(
-    () => [
-      ...state.messages.map(
-        (message): Item => ({
-          kind: 'stored',
-          key: message.clientId || message._id,
-          date: new Date(message.createdAt),
-          own: same(message.sender, me.email),
-          message,
-        }),
-      ),
-      ...state.outbox.map(
-        (entry): Item => ({
-          kind: 'pending',
-          key: entry.clientId,
-          date: new Date(entry.createdAt),
-          own: true,
-          entry,
-        }),
-      ),
-    ],
-    [state.messages, state.outbox, me.email],
-  );
-  // The mark the conversation opened with (the "New messages" line) and moving it as messages show.
+  const isOwn = useCallback((message: DirectMessage) => same(message.sender, me.email), [me.email]);
   const queryClient = useQueryClient();
   const reads = useQuery(directUnreadQuery);
   const readState = reads.data?.find((d) => same(d.email, other));
-  const openedMark = useOpenedMark({
-    settled: reads.isSuccess || reads.isError,
-    // Not listed yet: a conversation without messages, so everything in it is new.
-    lastReadSeq: readState?.lastReadSeq ?? (reads.isSuccess ? 0 : undefined),
-    ready: state.status === 'ready',
-    newestSeq: state.messages.at(-1)?.seq,
-  });
-  const dividerKey = useMemo(
-    () =>
-      firstUnreadKey(items, openedMark, (item) =>
-        item.kind === 'stored' && !item.own ? item.message.seq : null,
-      ),
-    [items, openedMark],
-  );
-  useMarkRead({
-    enabled: openedMark !== undefined && state.status === 'ready',
-    newestSeq: state.messages.at(-1)?.seq,
-    markedSeq: readState?.lastReadSeq,
-    mark: async (seq) => applyDirectUnread(queryClient, await markDirectRead(other, seq)),
-  });
+
+  /** A stored message's bubble with its actions, reactions and markers. */
+  const renderMessage = (message: DirectMessage) => {
+    const own = isOwn(message);
+    const isEditing = editing === message._id;
+    return (
+      <ChatBubble
+        key={message.clientId || message._id}
+        id={`message-${message._id}`}
+        highlighted={flash === message._id}
+        own={own}
+        content={message.content}
+        attachments={message.attachments}
+        date={dateOf(message)}
+        name={own ? undefined : message.sender}
+        body={
+          message.deleted ? (
+            <DeletedBody />
+          ) : isEditing ? (
+            <EditForm
+              initial={message.content}
+              onSave={(content) => chat.edit(message._id, content)}
+              onDone={() => setEditing(null)}
+            />
+          ) : undefined
+        }
+        meta={message.editedAt && !message.deleted ? <EditedMarker editedAt={message.editedAt} /> : undefined}
+        actions={
+          message.deleted || isEditing ? undefined : (
+            <MessageActions
+              own={own}
+              canEdit={own}
+              canDelete={own}
+              onReact={(emoji) => {
+                const mine = message.reactions
+                  .find((r) => r.emoji === emoji)
+                  ?.users.some((u) => u._id === myId);
+                chat.react(message._id, emoji, !mine).catch(reactFailed);
+              }}
+              onEdit={() => setEditing(message._id)}
+              onDelete={() => chat.remove(message._id)}
+            />
+          )
+        }
+        below={
+          <ReactionsRow
+            reactions={message.reactions}
+            myId={myId}
+            onToggle={(emoji, on) => chat.react(message._id, emoji, on).catch(reactFailed)}
+          />
+        }
+      />
+    );
+  };
   const recipientMissing = state.outbox.some((entry) => entry.error === CHAT_MESSAGES.recipientNotFound);
 
   return (
@@ -302,104 +312,30 @@ function DirectConversation({
           {other}
         </h2>
       </header>
-      <ConnectionStatus message={connectionMessage(chat.connection)} />
-      {recipientMissing && (
-        <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
-          {CHAT_MESSAGES.recipientNotFound}: no account you can message uses {other}. Check the address, or
-          use Logout to start another chat.
-        </p>
-      )}
-      <ChatLog
+      <ConversationView
+        chat={chat}
+        messages={state.messages}
+        isOwn={isOwn}
+        dateOf={dateOf}
         label={`Messages with ${other}`}
-        items={items}
-        status={state.status}
         emptyText={`No messages yet. Say hello to ${other}.`}
-        onReload={chat.reload}
-        hasOlder={state.hasOlder}
-        loadingOlder={state.loadingOlder}
-        onLoadOlder={chat.loadOlder}
         anchorId={shownTarget ? `message-${shownTarget}` : undefined}
-        renderItem={(item) => {
-          if (item.kind === 'stored') {
-            const { message } = item;
-            const isEditing = editing === message._id;
-            const bubble = (
-              <ChatBubble
-                key={item.key}
-                id={`message-${message._id}`}
-                highlighted={flash === message._id}
-                own={item.own}
-                content={message.content}
-                attachments={message.attachments}
-                date={item.date}
-                name={item.own ? undefined : message.sender}
-                body={
-                  message.deleted ? (
-                    <DeletedBody />
-                  ) : isEditing ? (
-                    <EditForm
-                      initial={message.content}
-                      onSave={(content) => chat.edit(message._id, content)}
-                      onDone={() => setEditing(null)}
-                    />
-                  ) : undefined
-                }
-                meta={
-                  message.editedAt && !message.deleted ? (
-                    <EditedMarker editedAt={message.editedAt} />
-                  ) : undefined
-                }
-                actions={
-                  message.deleted || isEditing ? undefined : (
-                    <MessageActions
-                      own={item.own}
-                      canEdit={item.own}
-                      canDelete={item.own}
-                      onReact={(emoji) => {
-                        const mine = message.reactions
-                          .find((r) => r.emoji === emoji)
-                          ?.users.some((u) => u._id === myId);
-                        chat.react(message._id, emoji, !mine).catch(reactFailed);
-                      }}
-                      onEdit={() => setEditing(message._id)}
-                      onDelete={() => chat.remove(message._id)}
-                    />
-                  )
-                }
-                below={
-                  <ReactionsRow
-                    reactions={message.reactions}
-                    myId={myId}
-                    onToggle={(emoji, on) => chat.react(message._id, emoji, on).catch(reactFailed)}
-                  />
-                }
-              />
-            );
-            if (item.key !== dividerKey) return bubble;
-            return (
-              <Fragment key={item.key}>
-                <NewMessagesDivider />
-                {bubble}
-              </Fragment>
-            );
-          }
-          const { entry } = item;
-          return (
-            <ChatBubble
-              key={item.key}
-              own
-              content={entry.content}
-              attachments={entry.attachments}
-              date={item.date}
-              pending={{
-                status: entry.status,
-                error: entry.error,
-                onRetry: () => chat.retry(entry.clientId),
-                onDiscard: () => chat.discard(entry.clientId),
-              }}
-            />
-          );
+        reads={{
+          settled: reads.isSuccess || reads.isError,
+          // Not listed yet: a conversation without messages, so everything in it is new.
+          lastReadSeq: readState?.lastReadSeq ?? (reads.isSuccess ? 0 : undefined),
+          markedSeq: readState?.lastReadSeq,
+          mark: async (seq) => applyDirectUnread(queryClient, await markDirectRead(other, seq)),
         }}
+        renderMessage={renderMessage}
+        alert={
+          recipientMissing && (
+            <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
+              {CHAT_MESSAGES.recipientNotFound}: no account you can message uses {other}. Check the address,
+              or use Logout to start another chat.
+            </p>
+          )
+        }
       />
       <ChatComposer label={`Message ${other}`} onSend={chat.send} uploadTarget={{ dmWith: other }} />
     </section>

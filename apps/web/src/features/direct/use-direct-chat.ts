@@ -9,16 +9,15 @@ import {
   TRANSIENT_SEND_REASONS,
 } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
 import {
   ACK_TIMEOUT_MS,
   type ConversationSource,
   type ConversationState,
-  ConversationStore,
 } from '../../lib/conversation-store.ts';
-import { type ConnectionState, connectNamespace, useConnectionState } from '../../lib/socket.ts';
+import type { ConnectionState } from '../../lib/socket.ts';
+import { messageActions, useConversation } from '../messaging/messaging.public.ts';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -71,14 +70,6 @@ export interface DirectChat {
   react: (messageId: string, emoji: string, on: boolean) => Promise<DirectMessage>;
 }
 
-const EMPTY: ConversationState<DirectMessage> = {
-  messages: [],
-  outbox: [],
-  status: 'loading',
-  hasOlder: false,
-  loadingOlder: false,
-};
-
 /**
  * One direct conversation over `/dm` (SPEC §4 "Direct chat"), with the same guarantees as a channel:
  * history (the newest 50) by REST, backfill `after=` on every (re)connection and detected gap, an
@@ -91,71 +82,39 @@ export function useDirectChat(
   /** Open at this message's seq (a search hit) instead of at the newest page. */
   anchorSeq?: number,
 ): DirectChat {
-  const [live, setLive] = useState<{ socket: Socket; store: ConversationStore<DirectMessage> } | null>(null);
-
-  useEffect(() => {
-    const socket = connectNamespace(DM_NAMESPACE);
-    const store = new ConversationStore(directSource(socket, me.email, otherEmail), {
+  const chat = useConversation(JSON.stringify([me._id, me.email, otherEmail, anchorSeq]), () => ({
+    namespace: DM_NAMESPACE,
+    source: (socket) => directSource(socket, me.email, otherEmail),
+    options: {
       outboxKey: directOutboxKey(me._id, otherEmail),
       // The flood guard's and a database restart's refusals pass: the outbox waits and resends.
       transientReasons: TRANSIENT_SEND_REASONS,
       pageSize: DM_HISTORY_LIMIT,
       ...(anchorSeq !== undefined ? { anchorSeq } : {}),
-    });
-    const isOurs = (m: DirectMessage) =>
-      (same(m.sender, me.email) && same(m.receiver, otherEmail)) ||
-      (same(m.sender, otherEmail) && same(m.receiver, me.email));
-
-    socket.on('connect', () => store.onConnected());
-    socket.on(DM_EVENTS.newMessage, (raw: unknown) => {
-      const parsed = directMessage.safeParse(raw);
-      if (parsed.success && isOurs(parsed.data)) store.receive(parsed.data);
-    });
-    socket.on(DM_EVENTS.messageUpdated, (raw: unknown) => {
-      const parsed = directMessage.safeParse(raw);
-      if (parsed.success && isOurs(parsed.data)) store.receiveUpdate(parsed.data);
-    });
-
-    void store.load();
-    setLive({ socket, store });
-    return () => {
-      socket.disconnect();
-      store.dispose();
-      setLive(null);
-    };
-  }, [me._id, me.email, otherEmail, anchorSeq]);
-
-  const store = live?.store;
-  const subscribe = useCallback((notify: () => void) => store?.subscribe(notify) ?? (() => {}), [store]);
-  const state = useSyncExternalStore(subscribe, () => store?.getState() ?? EMPTY);
-  const connection = useConnectionState(live?.socket ?? null);
-
-  return {
-    state,
-    connection,
-    send: (content, attachments) => live?.store.send(content, attachments),
-    retry: (clientId) => live?.store.retry(clientId),
-    discard: (clientId) => live?.store.discard(clientId),
-    loadOlder: () => void live?.store.loadOlder(),
-    reload: () => void live?.store.load(),
-    ...directActions((m) => live?.store.receiveUpdate(m)),
-  };
-}
-
-/** Edit, delete and react over HTTP; the answer (the message's new state) is applied at once. */
-function directActions(apply: (m: DirectMessage) => void) {
-  const path = (id: string) => `/api/direct-messages/${encodeURIComponent(id)}`;
-  const done = (raw: unknown) => {
-    const message = directMessage.parse(raw);
-    apply(message);
-    return message;
-  };
-  return {
-    edit: async (id: string, content: string) => done(await api.patch<unknown>(path(id), { content })),
-    remove: async (id: string) => done(await api.delete<unknown>(path(id))),
-    react: async (id: string, emoji: string, on: boolean) => {
-      const url = `${path(id)}/reactions/${encodeURIComponent(emoji)}`;
-      return done(on ? await api.put<unknown>(url) : await api.delete<unknown>(url));
     },
+    wire: (socket, store) => {
+      const isOurs = (m: DirectMessage) =>
+        (same(m.sender, me.email) && same(m.receiver, otherEmail)) ||
+        (same(m.sender, otherEmail) && same(m.receiver, me.email));
+      socket.on('connect', () => store.onConnected());
+      socket.on(DM_EVENTS.newMessage, (raw: unknown) => {
+        const parsed = directMessage.safeParse(raw);
+        if (parsed.success && isOurs(parsed.data)) store.receive(parsed.data);
+      });
+      socket.on(DM_EVENTS.messageUpdated, (raw: unknown) => {
+        const parsed = directMessage.safeParse(raw);
+        if (parsed.success && isOurs(parsed.data)) store.receiveUpdate(parsed.data);
+      });
+      return { extra: null };
+    },
+  }));
+
+  return {
+    ...chat,
+    ...messageActions(
+      (id) => `/api/direct-messages/${encodeURIComponent(id)}`,
+      directMessage.parse,
+      (m) => chat.live?.store.receiveUpdate(m),
+    ),
   };
 }

@@ -1,6 +1,6 @@
 import { Gauge, Milestone, Users } from 'lucide-react';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { PricingPlans } from '../pricing/pricing-plans.tsx';
+import { PricingPlans } from '../pricing/pricing.public.ts';
 import { FeaturesCarousel } from './features-carousel.tsx';
 import { Hero } from './hero.tsx';
 import { HowItWorks } from './how-it-works.tsx';

@@ -8,9 +8,8 @@ import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { useMe } from '../accounts/use-me.ts';
-import { ROLE_LABELS } from '../workspaces/role-select.tsx';
-import { workspacePath } from '../workspaces/workspaces.queries.ts';
+import { useMe } from '../accounts/accounts.public.ts';
+import { ROLE_LABELS, workspacePath } from '../workspaces/workspaces.public.ts';
 import { myInvitationsQuery, useAcceptInvitation, useDeclineInvitation } from './invitations.queries.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
-import { useMe } from '../accounts/use-me.ts';
+import { useMe } from '../accounts/accounts.public.ts';
 
 /** Server messages for field-level checks read "newEmail: …"; the field shows the rest. */
 const withoutFieldPrefix = (message: string, field: string) =>

@@ -12,8 +12,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
-import { passwordProblemOf, preloadPasswordCheck } from '../accounts/password-check.ts';
-import { meQueryKey } from '../accounts/use-me.ts';
+import { meQueryKey, passwordProblemOf, preloadPasswordCheck } from '../accounts/accounts.public.ts';
 
 /** Server messages for field-level checks read "newPassword: …"; the field shows the rest. */
 const withoutFieldPrefix = (message: string, field: string) =>

@@ -11,7 +11,7 @@ import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
 import { rememberUser } from '../../lib/storage.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { meQueryKey } from '../accounts/use-me.ts';
+import { meQueryKey } from '../accounts/accounts.public.ts';
 import { ChangeEmailSection } from './change-email-section.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { SecuritySection } from './security-section.tsx';

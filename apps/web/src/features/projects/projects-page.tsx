@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
-import { WorkspaceSubpage } from '../workspaces/workspace-subpage.tsx';
+import { WorkspaceSubpage } from '../workspaces/workspaces.public.ts';
 import { ProjectPane } from './project-pane.tsx';
 import { projectsQuery, useAddProject, workspaceUsersQuery } from './projects.queries.ts';
 

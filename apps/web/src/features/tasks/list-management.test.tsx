@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt, requestsOf } from '../../test/render.tsx';
 import { BOB, ME, meResponse } from '../workspaces/test-data.ts';
-import { ListHeader } from './boards-section.tsx';
+import { ListHeader } from './list-header.tsx';
 import { TaskCardModal } from './task-card.tsx';
 
 const list: TaskList = {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderAt, requestsOf } from '../../test/render.tsx';
 import { meResponse } from '../workspaces/test-data.ts';
-import { NotificationsSection } from './sections.tsx';
+import { NotificationsSection } from './notifications-section.tsx';
 import { Taskboard } from './taskboard-page.tsx';
 
 vi.mock('../../lib/socket.ts', async (importOriginal) => {

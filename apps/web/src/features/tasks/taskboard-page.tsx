@@ -14,17 +14,14 @@ import { useCallback, useId, useState } from 'react';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { useMe } from '../accounts/use-me.ts';
+import { useMe } from '../accounts/accounts.public.ts';
+import { ArchivedSection } from './archived-section.tsx';
+import { AssignedSection } from './assigned-section.tsx';
 import { BoardsSection } from './boards-section.tsx';
-import {
-  ArchivedSection,
-  AssignedSection,
-  HelpSection,
-  NotificationsSection,
-  SettingsSection,
-  TableSection,
-  type Theme,
-} from './sections.tsx';
+import { HelpSection } from './help-section.tsx';
+import { NotificationsSection } from './notifications-section.tsx';
+import { SettingsSection, type Theme } from './settings-section.tsx';
+import { TableSection } from './table-section.tsx';
 import { TaskCardModal } from './task-card.tsx';
 import {
   notificationsQuery,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderAt, requestsOf } from '../../test/render.tsx';
 import { meResponse } from '../workspaces/test-data.ts';
-import { AddListForm } from './boards-section.tsx';
+import { AddListForm } from './add-list-form.tsx';
 import { TaskCardModal } from './task-card.tsx';
 import { Taskboard } from './taskboard-page.tsx';
 

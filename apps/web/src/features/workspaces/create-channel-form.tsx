@@ -8,7 +8,7 @@ import { CheckboxField } from '../../components/ui/checkbox-field.tsx';
 import { TextAreaField, TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { focusFirstInvalid } from '../../lib/form-errors.ts';
-import { useMe } from '../accounts/use-me.ts';
+import { useMe } from '../accounts/accounts.public.ts';
 import { membersQuery, useCreateChannel } from './workspaces.queries.ts';
 
 const MISSING = 'Please provide a channel name and description.';

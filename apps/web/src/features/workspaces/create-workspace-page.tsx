@@ -9,7 +9,7 @@ import { TextAreaField, TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { focusFirstInvalid } from '../../lib/form-errors.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { useMe } from '../accounts/use-me.ts';
+import { useMe } from '../accounts/accounts.public.ts';
 import { ROLE_LABELS, RoleSelect } from './role-select.tsx';
 import { useCreateWorkspace } from './workspaces.queries.ts';
 

@@ -1,0 +1,114 @@
+import type { StoredFile } from '@cohort/shared/files';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { Socket } from 'socket.io-client';
+import { api } from '../../lib/api.ts';
+import {
+  type ConversationOptions,
+  type ConversationSource,
+  type ConversationState,
+  ConversationStore,
+  type StoredMessage,
+} from '../../lib/conversation-store.ts';
+import { type ConnectionState, connectNamespace, useConnectionState } from '../../lib/socket.ts';
+
+/** What a channel or a direct conversation supplies: the rest is the same for both. */
+export interface ConversationSetup<M extends StoredMessage, X> {
+  namespace: string;
+  source: (socket: Socket) => ConversationSource<M>;
+  options: ConversationOptions;
+  /**
+   * Subscribes the socket's events to the store (and joins, if the conversation has a room). Returns
+   * what the caller keeps beside the store and what to undo when the conversation closes, before
+   * the socket disconnects.
+   */
+  wire: (socket: Socket, store: ConversationStore<M>) => { extra: X; close?: () => void };
+}
+
+export interface Conversation<M extends StoredMessage, X> {
+  state: ConversationState<M>;
+  connection: ConnectionState;
+  /** The open conversation's connection, store and extra, or null between two conversations. */
+  live: { socket: Socket; store: ConversationStore<M>; extra: X } | null;
+  send: (content: string, attachments?: StoredFile[]) => void;
+  retry: (clientId: string) => void;
+  discard: (clientId: string) => void;
+  loadOlder: () => void;
+  reload: () => void;
+}
+
+const EMPTY: ConversationState<never> = {
+  messages: [],
+  outbox: [],
+  status: 'loading',
+  hasOlder: false,
+  loadingOlder: false,
+};
+
+/**
+ * One live conversation: a fresh connection to its namespace while it is shown, its store loaded,
+ * backfilled after every (re)connection (by `wire`) and disposed with the connection when `key`
+ * changes or the view goes away.
+ */
+export function useConversation<M extends StoredMessage, X>(
+  /** Names the conversation: everything `setup` depends on. */
+  key: string,
+  setup: () => ConversationSetup<M, X>,
+): Conversation<M, X> {
+  const [live, setLive] = useState<{ socket: Socket; store: ConversationStore<M>; extra: X } | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names everything `setup` reads.
+  useEffect(() => {
+    const { namespace, source, options, wire } = setup();
+    const socket = connectNamespace(namespace);
+    const store = new ConversationStore(source(socket), options);
+    const { extra, close } = wire(socket, store);
+    void store.load();
+    setLive({ socket, store, extra });
+    return () => {
+      close?.();
+      socket.disconnect();
+      store.dispose();
+      setLive(null);
+    };
+  }, [key]);
+
+  const store = live?.store;
+  const subscribe = useCallback((notify: () => void) => store?.subscribe(notify) ?? (() => {}), [store]);
+  const state = useSyncExternalStore(subscribe, () => store?.getState() ?? (EMPTY as ConversationState<M>));
+  const connection = useConnectionState(live?.socket ?? null);
+
+  return {
+    state,
+    connection,
+    live,
+    send: (content, attachments) => live?.store.send(content, attachments),
+    retry: (clientId) => live?.store.retry(clientId),
+    discard: (clientId) => live?.store.discard(clientId),
+    loadOlder: () => void live?.store.loadOlder(),
+    reload: () => void live?.store.load(),
+  };
+}
+
+/**
+ * Edit, delete and react go over HTTP (idempotent: a retry is harmless); the answer is the message's
+ * new state, applied at once (the conversation hears it as `messageUpdated` too).
+ */
+export function messageActions<M>(
+  messagePath: (id: string) => string,
+  parse: (raw: unknown) => M,
+  apply: (m: M) => void,
+) {
+  const done = (raw: unknown) => {
+    const message = parse(raw);
+    apply(message);
+    return message;
+  };
+  return {
+    edit: async (id: string, content: string) => done(await api.patch<unknown>(messagePath(id), { content })),
+    remove: async (id: string) => done(await api.delete<unknown>(messagePath(id))),
+    react: async (id: string, emoji: string, on: boolean) => {
+      const url = `${messagePath(id)}/reactions/${encodeURIComponent(emoji)}`;
+      return done(on ? await api.put<unknown>(url) : await api.delete<unknown>(url));
+    },
+  };
+}

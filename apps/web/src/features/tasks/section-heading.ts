@@ -1,0 +1,2 @@
+// The heading style every taskboard section shares.
+export const sectionHeading = 'text-xl font-bold tracking-tight text-slate-900 dark:text-slate-100';

@@ -1,0 +1,78 @@
+import type { TaskDetail } from '@cohort/shared/tasks';
+import { useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../components/ui/button.tsx';
+import { inputClasses } from '../../components/ui/field.tsx';
+import { cn } from '../../lib/cn.ts';
+import { errorText } from './task-error-text.ts';
+import { taskApi, useTaskMutation } from './tasks.queries.ts';
+
+export function DescriptionEditor({ task }: { task: TaskDetail }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(task.description);
+  const save = useTaskMutation(task._id, (description: string) =>
+    taskApi.updateDescription(task._id, description),
+  );
+  const fieldId = useId();
+
+  return (
+    <section aria-label="Description">
+      <div className="flex items-center justify-between">
+        <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Description</h3>
+        {!editing && (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setDraft(task.description);
+              setEditing(true);
+            }}
+          >
+            Edit description
+          </Button>
+        )}
+      </div>
+      {editing ? (
+        <form
+          className="mt-2 space-y-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate(draft, {
+              onSuccess: () => setEditing(false),
+              onError: (err) => toast.error(`Failed to update description: ${errorText(err)}`),
+            });
+          }}
+        >
+          <label htmlFor={fieldId} className="sr-only">
+            Description
+          </label>
+          <textarea
+            id={fieldId}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            className={cn(inputClasses, 'min-h-28')}
+          />
+          <div className="flex gap-2">
+            <Button type="submit" size="sm" disabled={save.isPending}>
+              Save
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => {
+                setDraft(task.description);
+                setEditing(false);
+              }}
+            >
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <p className="mt-2 text-sm whitespace-pre-wrap text-slate-700 dark:text-slate-300">
+          {task.description || <span className="text-slate-500">No description yet.</span>}
+        </p>
+      )}
+    </section>
+  );
+}
