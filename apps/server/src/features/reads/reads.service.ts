@@ -12,7 +12,7 @@ import {
   countUnreadInConversations,
   findPartner,
 } from '../direct/direct.unread.access.ts';
-import { type MembershipEventMap, membershipEvents } from '../workspaces/workspaces.events.ts';
+import type { MembershipEventMap } from '../workspaces/workspaces.events.ts';
 import { presentChannelRead, presentDirectRead } from './reads.presenter.ts';
 import type { ReadsRealtime } from './reads.socket.ts';
 
@@ -215,11 +215,12 @@ export class ReadsService {
     };
     const onChannel = ({ channelId }: MembershipEventMap['channelDeleted'][0]) => forget([channelId]);
     const onWorkspace = ({ channelIds }: MembershipEventMap['workspaceDeleted'][0]) => forget(channelIds);
-    membershipEvents.on('channelDeleted', onChannel);
-    membershipEvents.on('workspaceDeleted', onWorkspace);
+    const offs = [
+      this.ctx.bus.on('channelDeleted', onChannel),
+      this.ctx.bus.on('workspaceDeleted', onWorkspace),
+    ];
     return () => {
-      membershipEvents.off('channelDeleted', onChannel);
-      membershipEvents.off('workspaceDeleted', onWorkspace);
+      for (const off of offs) off();
     };
   }
 }

@@ -1,12 +1,11 @@
 import type { AppContext } from '../../context.ts';
-import { membershipEvents } from '../workspaces/workspaces.events.ts';
 import { dropStrandedAssignments } from './tasks.service.ts';
 import type { TasksRealtime } from './tasks.socket.ts';
 
 /**
  * When people stop sharing a workspace (a member removed, a workspace deleted), their assignments
  * on each other's tasks end: the rows go, and the former assignee's tabs get `task: null`. Returns
- * what unsubscribes (the emitter is process-wide).
+ * what unsubscribes (on app close).
  */
 export function endAssignmentsOnLeave(ctx: AppContext, realtime: TasksRealtime): () => void {
   const run = () => {
@@ -18,10 +17,8 @@ export function endAssignmentsOnLeave(ctx: AppContext, realtime: TasksRealtime):
       })
       .catch((err) => ctx.log.error({ err }, 'ending the assignments of a former member failed'));
   };
-  membershipEvents.on('memberRemoved', run);
-  membershipEvents.on('workspaceDeleted', run);
+  const offs = [ctx.bus.on('memberRemoved', run), ctx.bus.on('workspaceDeleted', run)];
   return () => {
-    membershipEvents.off('memberRemoved', run);
-    membershipEvents.off('workspaceDeleted', run);
+    for (const off of offs) off();
   };
 }
