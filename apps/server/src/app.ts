@@ -52,6 +52,8 @@ import { searchRoutes } from './features/search/search.routes.ts';
 import { createSummarizer, type Summarizer } from './features/summaries/summaries.engine.ts';
 import { summariesRoutes } from './features/summaries/summaries.routes.ts';
 import { SummariesService } from './features/summaries/summaries.service.ts';
+import { taskListsRoutes } from './features/tasks/task-lists.routes.ts';
+import { taskNotificationsRoutes } from './features/tasks/task-notifications.routes.ts';
 import { endAssignmentsOnLeave } from './features/tasks/tasks.membership.ts';
 import { tasksRoutes } from './features/tasks/tasks.routes.ts';
 import { registerTasksNamespace } from './features/tasks/tasks.socket.ts';
@@ -230,7 +232,9 @@ export async function buildApp(opts: BuildAppOptions) {
   await app.register(callsRoutes(ctx, adHocRooms));
   const tasksRealtime = registerTasksNamespace(ctx, io);
   const stopTaskAssignmentWatch = endAssignmentsOnLeave(ctx, tasksRealtime);
+  await app.register(taskListsRoutes(ctx, tasksRealtime));
   await app.register(tasksRoutes(ctx, tasksRealtime));
+  await app.register(taskNotificationsRoutes(ctx, tasksRealtime));
   const summarizer = opts.summarizer ?? createSummarizer(config, app.log);
   await app.register(summariesRoutes(ctx, new SummariesService(ctx, summarizer)));
   const github = createGithubClient({
