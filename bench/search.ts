@@ -11,6 +11,7 @@ import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { AppContext } from '../apps/server/src/context.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
+import { EventBus } from '../apps/server/src/events/event-bus.ts';
 import { searchMessages } from '../apps/server/src/features/search/search.service.ts';
 import { report } from './lib.ts';
 
@@ -178,8 +179,8 @@ async function benchEngine(engine: string, vocab: string[]) {
       db: database.db,
       now: () => new Date(),
       log: console as unknown as AppContext['log'],
-      onUserCreated: [],
-      onMessageCreated: [],
+      bus: new EventBus(console as unknown as AppContext['log']),
+      outbox: { deliver: async () => {} },
       mail: { wake: () => {} },
     } satisfies AppContext;
     const caller = { id: '00000000-0000-4000-8000-000000000001' };

@@ -18,6 +18,8 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { EventBus } from './events/event-bus.ts';
+import { EventOutbox, type EventOutboxOptions } from './events/event-outbox.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
 import { emailRoutes } from './features/accounts/email.routes.ts';
 import { passwordResetRoutes } from './features/accounts/password-reset.routes.ts';
@@ -50,6 +52,8 @@ import { searchRoutes } from './features/search/search.routes.ts';
 import { createSummarizer, type Summarizer } from './features/summaries/summaries.engine.ts';
 import { summariesRoutes } from './features/summaries/summaries.routes.ts';
 import { SummariesService } from './features/summaries/summaries.service.ts';
+import { taskListsRoutes } from './features/tasks/task-lists.routes.ts';
+import { taskNotificationsRoutes } from './features/tasks/task-notifications.routes.ts';
 import { endAssignmentsOnLeave } from './features/tasks/tasks.membership.ts';
 import { tasksRoutes } from './features/tasks/tasks.routes.ts';
 import { registerTasksNamespace } from './features/tasks/tasks.socket.ts';
@@ -92,6 +96,8 @@ export interface BuildAppOptions {
   summarizer?: Summarizer;
   /** Outbox polling (tests turn it off and drain by hand). */
   mail?: MailSenderOptions;
+  /** Event outbox polling for rows orphaned by a dead node (tests turn it off and drain by hand). */
+  outbox?: EventOutboxOptions;
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -125,20 +131,25 @@ export async function buildApp(opts: BuildAppOptions) {
     db: database.db,
     now: opts.now ?? (() => new Date()),
     log: app.log,
-    onUserCreated: [],
-    onMessageCreated: [],
+    bus: new EventBus(app.log),
+    // Replaced by the event outbox drainer just below (it needs the finished context).
+    outbox: { deliver: async () => {} },
     // Replaced by the outbox drainer just below (it needs the finished context).
     mail: { wake: () => {} },
   };
   const mail = new MailSender(ctx, opts.mail);
   ctx.mail = mail;
-  // Mail queued while the server was down (or by a node that died mid-send) goes out on start.
+  const outbox = new EventOutbox(ctx, opts.outbox);
+  ctx.outbox = outbox;
+  // Mail and events queued while the server was down (or by a node that died mid-send) go out on start.
   app.addHook('onReady', async () => {
     mail.start();
+    outbox.start();
   });
   // Before the database closes: a send in flight records its outcome.
   app.addHook('onClose', async () => {
     await mail.stop();
+    await outbox.stop();
   });
 
   registerErrorHandler(app);
@@ -221,7 +232,9 @@ export async function buildApp(opts: BuildAppOptions) {
   await app.register(callsRoutes(ctx, adHocRooms));
   const tasksRealtime = registerTasksNamespace(ctx, io);
   const stopTaskAssignmentWatch = endAssignmentsOnLeave(ctx, tasksRealtime);
+  await app.register(taskListsRoutes(ctx, tasksRealtime));
   await app.register(tasksRoutes(ctx, tasksRealtime));
+  await app.register(taskNotificationsRoutes(ctx, tasksRealtime));
   const summarizer = opts.summarizer ?? createSummarizer(config, app.log);
   await app.register(summariesRoutes(ctx, new SummariesService(ctx, summarizer)));
   const github = createGithubClient({
@@ -284,10 +297,12 @@ export async function buildApp(opts: BuildAppOptions) {
     await fileSweeper.stop();
     await io.close();
     await closeAdapter();
+    // Subscribers unsubscribe as they close; this drops any left, so a closed app hears nothing.
+    ctx.bus.clear();
   });
 
   appContexts.set(app, ctx);
-  return { app, io, ctx, realtime, projectSync, fileSweeper, routes, mail };
+  return { app, io, ctx, realtime, projectSync, fileSweeper, routes, mail, outbox };
 }
 
 export type CohortApp = Awaited<ReturnType<typeof buildApp>>;

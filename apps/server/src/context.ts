@@ -1,27 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { EventBus } from './events/event-bus.ts';
 
-/**
- * A message just committed (never announced before its commit): what the notifications feature needs
- * to decide whom to tell. Emitted once per stored message (a resent clientId emits nothing).
- */
-export type MessageCreated =
-  | {
-      kind: 'channel';
-      messageId: string;
-      workspaceId: string;
-      channelId: string;
-      parentId: string | null;
-      senderId: string;
-      content: string;
-    }
-  | { kind: 'direct'; messageId: string; senderId: string; receiverId: string; content: string };
-
-export interface NewUser {
-  id: string;
-  email: string;
-}
+export type { MessageCreated, NewUser } from './events/event-bus.ts';
 
 /** What every feature receives: configuration, the database and the clock (injected so tests control time). */
 export interface AppContext {
@@ -31,12 +13,15 @@ export interface AppContext {
   now: () => Date;
   log: FastifyBaseLogger;
   /**
-   * Features that must react to a new account register here (inside the signup transaction). Pending
-   * invitations deliberately do not: a new account joins nothing until its verified owner accepts.
+   * The app's typed event bus (events/event-bus.ts): features publish committed changes on it and
+   * subscribe to each other's, unsubscribing on app close.
    */
-  onUserCreated: Array<(user: NewUser, db: Db) => Promise<void>>;
-  /** Features that react to a committed message (notifications) register here; see chat.events.ts. */
-  onMessageCreated: Array<(event: MessageCreated) => Promise<void>>;
+  bus: EventBus;
+  /**
+   * The event outbox drainer (events/event-outbox.ts): `deliver` publishes the row a commit just
+   * queued (notifications of a message), so a crash between commit and publish loses nothing.
+   */
+  outbox: { deliver(name: 'messageCreated', key: string): Promise<void> };
   /** The mail outbox drainer: `wake()` after a commit that queued mail sends it now, not at the next poll. */
   mail: { wake(): void };
 }

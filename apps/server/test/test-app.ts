@@ -66,6 +66,7 @@ export async function createTestApp(
     // Suites seed many messages per user; the flood tests set the real per-user budget back.
     realtime: { sendRateLimit: 10_000, ...opts.realtime },
     ...(opts.mail ? { mail: opts.mail } : {}),
+    ...(opts.outbox ? { outbox: opts.outbox } : {}),
   });
   if (opts.listen) await built.app.listen({ port: 0, host: '127.0.0.1' });
   else await built.app.ready();

@@ -126,6 +126,25 @@ export const mailOutbox = pgTable(
   ],
 );
 
+/**
+ * Events whose side effects must survive a crash after their commit (message notifications): written
+ * in the transaction of the change, delivered on the app's bus and deleted (events/event-outbox.ts).
+ */
+export const eventOutbox = pgTable(
+  'event_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** The id of what the event is about (a message id): the publisher delivers its own row by it. */
+    key: text('key').notNull(),
+    payload: jsonb('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('event_outbox_key_idx').on(t.name, t.key), index('event_outbox_created_idx').on(t.createdAt)],
+);
+
 /** Only a SHA-256 of the session token is stored: a database leak does not leak sessions. */
 export const sessions = pgTable(
   'sessions',

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { and, asc, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -105,17 +104,11 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
 }
 
 /**
- * In-process notice of a revoked session, so the real-time layer can close its sockets at once
+ * Publishes a revoked session on the app's bus, so the real-time layer can close its sockets at once
  * (other nodes notice within their periodic session check).
  */
-export const sessionEvents = new EventEmitter<{ revoked: [{ sessionId: string }] }>();
-
 function announceRevoked(ctx: AppContext, sessionId: string) {
-  try {
-    sessionEvents.emit('revoked', { sessionId });
-  } catch (err) {
-    ctx.log.error({ err }, 'session event subscriber failed');
-  }
+  void ctx.bus.emit('sessionRevoked', { sessionId });
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: string) {

@@ -3,7 +3,6 @@ import type { Server, Socket } from 'socket.io';
 import type { AppContext } from '../context.ts';
 import { uuidArray } from '../db/any-uuid.ts';
 import { sessions } from '../db/schema.ts';
-import { sessionEvents } from '../http/session.ts';
 import type { RealtimeOptions } from './options.ts';
 import type { SocketData } from './socket-server.ts';
 
@@ -66,10 +65,10 @@ export function watchSessions(ctx: AppContext, io: Server, options: RealtimeOpti
   const onRevoked = ({ sessionId }: { sessionId: string }) => {
     for (const socket of localSockets().get(sessionId) ?? []) socket.disconnect(true);
   };
-  sessionEvents.on('revoked', onRevoked);
+  const unsubscribe = ctx.bus.on('sessionRevoked', onRevoked);
 
   return () => {
     clearInterval(timer);
-    sessionEvents.off('revoked', onRevoked);
+    unsubscribe();
   };
 }

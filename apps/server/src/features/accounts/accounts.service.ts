@@ -37,7 +37,7 @@ async function createUser(
     return await ctx.db.transaction(async (tx) => {
       const [user] = await tx.insert(users).values(values).returning();
       if (!user) throw new Error('insert returned no row');
-      for (const hook of ctx.onUserCreated) await hook(user, tx);
+      await ctx.bus.emitStrict('userCreated', { user, db: tx });
       await andThen?.(user, tx);
       return user;
     });

@@ -27,7 +27,6 @@ import { KeyedSerial } from '../../realtime/keyed-serial.ts';
 import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
 import { loadChannelByIdForUser, sharesWorkspace } from '../workspaces/workspaces.access.ts';
-import { membershipEvents } from '../workspaces/workspaces.events.ts';
 import { type AdHocRooms, findCallee } from './calls.service.ts';
 
 /** Server-to-server event that replicates call legs between nodes. */
@@ -151,8 +150,10 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
   const onWorkspaceDeleted = ({ userIds }: { userIds: string[] }) => {
     endCallsOfStrangers(userIds).catch((err) => ctx.log.error({ err }, 'ending calls failed'));
   };
-  membershipEvents.on('memberRemoved', onMemberRemoved);
-  membershipEvents.on('workspaceDeleted', onWorkspaceDeleted);
+  const offs = [
+    ctx.bus.on('memberRemoved', onMemberRemoved),
+    ctx.bus.on('workspaceDeleted', onWorkspaceDeleted),
+  ];
 
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
@@ -248,8 +249,7 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
   return {
     nsp,
     close: () => {
-      membershipEvents.off('memberRemoved', onMemberRemoved);
-      membershipEvents.off('workspaceDeleted', onWorkspaceDeleted);
+      for (const off of offs) off();
     },
   };
 }
@@ -342,9 +342,11 @@ export function registerMeshNamespace(
   pruneTimer.unref();
   // A removal made on this node takes effect at once (other nodes notice on their next check).
   const onMembershipChange = () => check();
-  membershipEvents.on('memberRemoved', onMembershipChange);
-  membershipEvents.on('workspaceDeleted', onMembershipChange);
-  membershipEvents.on('channelDeleted', onMembershipChange);
+  const offs = [
+    ctx.bus.on('memberRemoved', onMembershipChange),
+    ctx.bus.on('workspaceDeleted', onMembershipChange),
+    ctx.bus.on('channelDeleted', onMembershipChange),
+  ];
 
   const serial = new KeyedSerial();
   nsp.on('connection', (socket: Socket) => {
@@ -424,9 +426,7 @@ export function registerMeshNamespace(
     nsp,
     close: () => {
       clearInterval(pruneTimer);
-      membershipEvents.off('memberRemoved', onMembershipChange);
-      membershipEvents.off('workspaceDeleted', onMembershipChange);
-      membershipEvents.off('channelDeleted', onMembershipChange);
+      for (const off of offs) off();
     },
   };
 }

@@ -1,17 +1,17 @@
 import type { AppContext, MessageCreated } from '../../context.ts';
 
 /**
- * Runs the `ctx.onMessageCreated` hooks (notifications) for a message that has committed. Called by
- * the chat and direct-message senders after the commit and the acknowledgement, once per stored
- * message. A failing hook is logged: it must never turn a delivered message into an error.
+ * Publishes `messageCreated` (notifications) for a message that has committed: the insert queued it
+ * in the event outbox in its transaction, and this delivers that row on the bus now (a node dying
+ * before this leaves the row to another node's drainer). Called by the chat and direct-message
+ * senders after the commit and the acknowledgement, once per stored message. A failing subscriber is
+ * logged by the bus: it must never turn a delivered message into an error.
  */
 export async function emitMessageCreated(ctx: AppContext, event: MessageCreated): Promise<void> {
-  for (const hook of ctx.onMessageCreated) {
-    try {
-      await hook(event);
-    } catch (err) {
-      ctx.log.error({ err, messageId: event.messageId }, 'message-created hook failed');
-    }
+  try {
+    await ctx.outbox.deliver('messageCreated', event.messageId);
+  } catch (err) {
+    ctx.log.error({ err, messageId: event.messageId }, 'message-created delivery failed');
   }
 }
 

@@ -13,6 +13,7 @@ import {
   users,
   workspaceMembers,
 } from '../../db/schema.ts';
+import { queueEvent } from '../../events/event-outbox.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { attachFiles, attachmentsOf, deleteFilesOfMessages } from '../files/files.access.ts';
@@ -142,11 +143,21 @@ export async function postChannelMessage(
       messageId: row.id,
       conversation: { channelId },
     });
+    // Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
+    await queueEvent(db, 'messageCreated', row.id, {
+      kind: 'channel',
+      messageId: row.id,
+      workspaceId,
+      channelId,
+      parentId,
+      senderId: sender.id,
+      content: input.content,
+    });
     return { row, attachments };
   };
   try {
-    // A plain send stays one statement; only attachments need a transaction around it.
-    const inserted = fileIds.length > 0 ? await ctx.db.transaction((tx) => insert(tx)) : await insert(ctx.db);
+    // The message, its attachments and its outbox row commit together.
+    const inserted = await ctx.db.transaction((tx) => insert(tx));
     if (!inserted) return null;
     const { row, attachments } = inserted;
     return {

@@ -22,7 +22,6 @@ import {
   type SocketData,
   userRoom,
 } from '../../realtime/socket-server.ts';
-import { membershipEvents } from '../workspaces/workspaces.events.ts';
 import { createdEvent, emitMessageCreated } from './chat.events.ts';
 import { authorizePost, CHAT_ROLES, loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
@@ -262,9 +261,11 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     workspaceDeleted: (e: { channelIds: string[] }) => emptyRooms(e.channelIds),
     channelDeleted: (e: { channelId: string }) => emptyRooms([e.channelId]),
   };
-  membershipEvents.on('memberRemoved', handlers.memberRemoved);
-  membershipEvents.on('workspaceDeleted', handlers.workspaceDeleted);
-  membershipEvents.on('channelDeleted', handlers.channelDeleted);
+  const offs = [
+    ctx.bus.on('memberRemoved', handlers.memberRemoved),
+    ctx.bus.on('workspaceDeleted', handlers.workspaceDeleted),
+    ctx.bus.on('channelDeleted', handlers.channelDeleted),
+  ];
 
   // Backstop for changes whose event never ran (the deciding node died after its commit, or a join
   // raced a removal): re-check every joined channel of this node's sockets in one query.
@@ -288,9 +289,7 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     sendLimiter,
     close: () => {
       clearInterval(roomTimer);
-      membershipEvents.off('memberRemoved', handlers.memberRemoved);
-      membershipEvents.off('workspaceDeleted', handlers.workspaceDeleted);
-      membershipEvents.off('channelDeleted', handlers.channelDeleted);
+      for (const off of offs) off();
       typing.close();
     },
   };

@@ -6,6 +6,7 @@ import { anyUuid } from '../../db/any-uuid.ts';
 import { addReactionCapped } from '../../db/capped-reaction.ts';
 import type { Db } from '../../db/client.ts';
 import { directConversations, directMessageReactions, directMessages, users } from '../../db/schema.ts';
+import { queueEvent } from '../../events/event-outbox.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { attachFiles, attachmentsOf, deleteFilesOfMessages } from '../files/files.access.ts';
@@ -84,12 +85,19 @@ export async function sendDirectMessage(
       messageId: row.id,
       conversation: { pair: [a, b] },
     });
+    // Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
+    await queueEvent(db, 'messageCreated', row.id, {
+      kind: 'direct',
+      messageId: row.id,
+      senderId: sender.id,
+      receiverId: receiver.id,
+      content: input.content,
+    });
     return { row, attachments };
   };
   try {
-    // Attachments commit with the message: only then is a transaction needed.
-    const { row, attachments } =
-      fileIds.length > 0 ? await ctx.db.transaction((tx) => insert(tx)) : await insert(ctx.db);
+    // The message, its attachments and its outbox row commit together.
+    const { row, attachments } = await ctx.db.transaction((tx) => insert(tx));
     return {
       created: true,
       message: {

@@ -33,11 +33,12 @@ export const notificationsRoutes =
   (ctx: AppContext, realtime: NotificationsRealtime): FastifyPluginAsyncZod =>
   async (app) => {
     registerNotificationPusher(ctx, (userId, notification) => realtime.push(userId, notification));
-    ctx.onMessageCreated.push(async (event) => {
+    const unsubscribe = ctx.bus.on('messageCreated', async (event) => {
       for (const { userId, view } of await createMessageNotifications(ctx, event)) {
         realtime.push(userId, presentMessageNotification(view));
       }
     });
+    app.addHook('onClose', async () => unsubscribe());
 
     // Authentication first: an anonymous request is a 401 before anything is validated.
     app.addHook('onRequest', async (request) => {

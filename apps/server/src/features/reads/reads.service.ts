@@ -3,6 +3,7 @@ import { READ_MESSAGES, UNREAD_CAP } from '@cohort/shared/reads';
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { readMarks } from '../../db/schema.ts';
+import type { AppEvents } from '../../events/event-bus.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { countUnreadInChannels } from '../chat/chat.unread.access.ts';
 import { loadRecipientForUser, type Party } from '../direct/direct.access.ts';
@@ -12,7 +13,6 @@ import {
   countUnreadInConversations,
   findPartner,
 } from '../direct/direct.unread.access.ts';
-import { type MembershipEventMap, membershipEvents } from '../workspaces/workspaces.events.ts';
 import { presentChannelRead, presentDirectRead } from './reads.presenter.ts';
 import type { ReadsRealtime } from './reads.socket.ts';
 
@@ -213,13 +213,14 @@ export class ReadsService {
         .where(inArray(readMarks.conversationId, channelIds))
         .catch((err: unknown) => this.ctx.log.error({ err }, 'could not remove read marks'));
     };
-    const onChannel = ({ channelId }: MembershipEventMap['channelDeleted'][0]) => forget([channelId]);
-    const onWorkspace = ({ channelIds }: MembershipEventMap['workspaceDeleted'][0]) => forget(channelIds);
-    membershipEvents.on('channelDeleted', onChannel);
-    membershipEvents.on('workspaceDeleted', onWorkspace);
+    const onChannel = ({ channelId }: AppEvents['channelDeleted']) => forget([channelId]);
+    const onWorkspace = ({ channelIds }: AppEvents['workspaceDeleted']) => forget(channelIds);
+    const offs = [
+      this.ctx.bus.on('channelDeleted', onChannel),
+      this.ctx.bus.on('workspaceDeleted', onWorkspace),
+    ];
     return () => {
-      membershipEvents.off('channelDeleted', onChannel);
-      membershipEvents.off('workspaceDeleted', onWorkspace);
+      for (const off of offs) off();
     };
   }
 }

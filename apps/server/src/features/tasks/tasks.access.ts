@@ -1,6 +1,7 @@
 import { TASK_MESSAGES } from '@cohort/shared/tasks';
 import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
 import {
   taskAssignees,
   taskLists,
@@ -18,6 +19,25 @@ import { type TaskRole, taskRoleOf } from './tasks.policy.ts';
  * not the caller's, and a task the caller neither owns nor is assigned to, are answered exactly like
  * ones that do not exist (404).
  */
+
+export interface PersonView {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** The columns of a person shown beside a task (assignee, commenter, actor). */
+export const person = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+/** A transaction of the tasks feature's writes, or either it or the database. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Exec = Db | Tx;
 
 export type TaskListRow = typeof taskLists.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;

@@ -1,5 +1,8 @@
 import type { Task, TaskActivityItem, TaskDetail, TaskList, TaskNotification } from '@cohort/shared/tasks';
-import type { PersonView, TaskListView, TaskNotificationView, TaskView } from './tasks.service.ts';
+import type { TaskListView } from './task-lists.service.ts';
+import type { TaskNotificationView } from './task-notifications.service.ts';
+import type { PersonView } from './tasks.access.ts';
+import type { TaskView } from './tasks.service.ts';
 
 /** The only shapes in which tasks and task lists leave the server, over HTTP and over sockets. */
 

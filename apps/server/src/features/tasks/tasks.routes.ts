@@ -5,87 +5,52 @@ import {
   checklistItemParams,
   commentBody,
   createTaskBody,
-  createTaskListBody,
   deadlineBody,
-  deleteTaskListQuery,
   labelBody,
   labelParams,
-  listTaskListsQuery,
-  listTaskNotificationsQuery,
   listTasksQuery,
   moveTaskBody,
-  readAllTaskNotificationsResponse,
   TASK_MESSAGES,
   taskArray,
   taskDetail,
-  taskList,
-  taskListArray,
-  taskListParams,
-  taskNotification,
-  taskNotificationArray,
-  taskNotificationParams,
   taskParams,
   taskPositionBody,
   updateChecklistItemBody,
   updateTaskBody,
-  updateTaskListBody,
 } from '@cohort/shared/tasks';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import type { Caller } from '../workspaces/workspaces.access.ts';
-import {
-  loadTaskForUser,
-  loadTaskListByNameForUser,
-  loadTaskListForUser,
-  loadTaskNotificationForUser,
-  type TaskAccess,
-  type TaskListRow,
-} from './tasks.access.ts';
-import { authorizeTask, type TaskAction } from './tasks.policy.ts';
-import {
-  presentTask,
-  presentTaskDetail,
-  presentTaskList,
-  presentTaskNotification,
-} from './tasks.presenter.ts';
+import { loadTaskListByNameForUser, loadTaskListForUser } from './tasks.access.ts';
+import { presentTask, presentTaskDetail } from './tasks.presenter.ts';
+import { taskRouteHelpers } from './tasks.publish.ts';
 import {
   addChecklistItem,
   addComment,
   addLabel,
-  createDueNotifications,
   createTask,
-  createTaskList,
-  deleteTaskList,
   getTaskDetail,
   listAssignedTasks,
-  listNotifications,
-  listTaskListsForUser,
   listTasksOfList,
   listTasksOfOwner,
-  markAllNotificationsRead,
-  markNotificationRead,
   moveTask,
-  notificationViews,
   removeChecklistItem,
   removeLabel,
   repositionTask,
   setArchived,
   setAssignees,
   setDeadline,
-  taskListView,
   updateChecklistItem,
   updateTask,
-  updateTaskList,
 } from './tasks.service.ts';
 import type { TasksRealtime } from './tasks.socket.ts';
 
 const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiError, 409: apiError };
-const noContent = { 204: z.null().describe('No content') };
+const _noContent = { 204: z.null().describe('No content') };
 
-/** Every Taskboard route (spec §7 "Tasks" paths). Identity fields in bodies and queries are ignored. */
+/** Task listings and one task (spec §7 "Tasks" paths). Identity fields in bodies and queries are ignored. */
 export const tasksRoutes =
   (ctx: AppContext, realtime: TasksRealtime): FastifyPluginAsyncZod =>
   async (app) => {
@@ -94,124 +59,7 @@ export const tasksRoutes =
       await requireUser(ctx, request);
     });
     const tags = ['tasks'];
-
-    // -- Publishing (after the commit; presenters only) --------------------------------------------
-
-    async function publishList(list: TaskListRow) {
-      const view = presentTaskList(await taskListView(ctx, list));
-      realtime.taskListChanged(list.ownerId, { taskListId: list.id, list: view });
-      return view;
-    }
-
-    /** The task's fresh detail to its owner and assignees (and `null` to `gone`); returned for the answer. */
-    async function publishTask(taskId: string, opts: { gone?: string[]; lists?: string[] } = {}) {
-      const view = await getTaskDetail(ctx, taskId);
-      const detail = presentTaskDetail(view);
-      const event = { taskId, taskListId: view.task.listId };
-      realtime.taskChanged([view.task.ownerId, ...view.assignees.map((a) => a.id)], {
-        ...event,
-        task: detail,
-      });
-      if (opts.gone?.length) realtime.taskChanged(opts.gone, { ...event, task: null });
-      for (const listId of opts.lists ?? []) {
-        await publishList(await loadTaskListForUser(ctx, { id: view.task.ownerId }, listId));
-      }
-      return detail;
-    }
-
-    /** New notifications, each to its recipient's tabs. */
-    async function publishNotifications(ids: string[]) {
-      for (const view of await notificationViews(ctx, ids)) {
-        realtime.notification(view.notification.userId, presentTaskNotification(view));
-      }
-    }
-
-    /** load → authorize, the common start of every task route. */
-    async function taskFor(caller: Caller, taskId: string, action: TaskAction): Promise<TaskAccess> {
-      const access = await loadTaskForUser(ctx, caller, taskId);
-      authorizeTask(access.role, action);
-      return access;
-    }
-
-    // -- Task lists ---------------------------------------------------------------------------------
-
-    app.get(
-      '/api/tasklists',
-      {
-        schema: {
-          tags,
-          querystring: listTaskListsQuery,
-          response: { 200: taskListArray, ...errorResponses },
-        },
-      },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        return (await listTaskListsForUser(ctx, user)).map(presentTaskList);
-      },
-    );
-
-    app.post(
-      '/api/tasklists',
-      { schema: { tags, body: createTaskListBody, response: { 201: taskList, ...errorResponses } } },
-      async (request, reply) => {
-        const user = await requireUser(ctx, request);
-        const list = await createTaskList(ctx, user, request.body.title);
-        return reply.status(201).send(await publishList(list));
-      },
-    );
-
-    app.get(
-      '/api/tasklist/:taskListId',
-      { schema: { tags, params: taskListParams, response: { 200: taskList, ...errorResponses } } },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        const list = await loadTaskListForUser(ctx, user, request.params.taskListId);
-        return presentTaskList(await taskListView(ctx, list));
-      },
-    );
-
-    app.patch(
-      '/api/tasklists/:taskListId',
-      {
-        schema: {
-          tags,
-          params: taskListParams,
-          body: updateTaskListBody,
-          response: { 200: taskList, ...errorResponses },
-        },
-      },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        const list = await loadTaskListForUser(ctx, user, request.params.taskListId);
-        return publishList(await updateTaskList(ctx, list, request.body));
-      },
-    );
-
-    app.delete(
-      '/api/tasklists/:taskListId',
-      {
-        schema: {
-          tags,
-          params: taskListParams,
-          querystring: deleteTaskListQuery,
-          response: { ...noContent, ...errorResponses },
-        },
-      },
-      async (request, reply) => {
-        const user = await requireUser(ctx, request);
-        const list = await loadTaskListForUser(ctx, user, request.params.taskListId);
-        const deleted = await deleteTaskList(ctx, list, request.query.force === 'true');
-        for (const t of deleted) {
-          realtime.taskChanged([list.ownerId, ...t.assigneeIds], {
-            taskId: t.taskId,
-            taskListId: list.id,
-            task: null,
-          });
-        }
-        realtime.taskListChanged(list.ownerId, { taskListId: list.id, list: null });
-        return reply.status(204).send(null);
-      },
-    );
+    const { publishTask, publishNotifications, taskFor } = taskRouteHelpers(ctx, realtime);
 
     // -- Task listings ------------------------------------------------------------------------------
 
@@ -483,48 +331,4 @@ export const tasksRoutes =
         },
       );
     }
-
-    // -- Notifications (the caller's own; anyone else's is a 404) ----------------------------------
-
-    app.get(
-      '/api/tasks/notifications',
-      {
-        schema: {
-          tags,
-          querystring: listTaskNotificationsQuery,
-          response: { 200: taskNotificationArray, ...errorResponses },
-        },
-      },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        await publishNotifications(await createDueNotifications(ctx, user));
-        const views = await listNotifications(ctx, user, { unreadOnly: request.query.unread === 'true' });
-        return views.map(presentTaskNotification);
-      },
-    );
-
-    app.post(
-      '/api/tasks/notifications/read-all',
-      { schema: { tags, response: { 200: readAllTaskNotificationsResponse, ...errorResponses } } },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        return { updated: await markAllNotificationsRead(ctx, user) };
-      },
-    );
-
-    app.post(
-      '/api/tasks/notifications/:id/read',
-      {
-        schema: {
-          tags,
-          params: taskNotificationParams,
-          response: { 200: taskNotification, ...errorResponses },
-        },
-      },
-      async (request) => {
-        const user = await requireUser(ctx, request);
-        const notification = await loadTaskNotificationForUser(ctx, user, request.params.id);
-        return presentTaskNotification(await markNotificationRead(ctx, notification));
-      },
-    );
   };

@@ -3,35 +3,16 @@ import {
   TASK_ACTIVITY_SHOWN,
   TASK_CHECKLIST_MAX,
   TASK_COMMENTS_MAX,
-  TASK_DUE_SOON_MS,
   TASK_LABELS_MAX,
   TASK_MESSAGES,
-  type TaskNotificationKind,
   type TaskPriority,
   type updateChecklistItemBody,
   type updateTaskBody,
-  type updateTaskListBody,
 } from '@cohort/shared/tasks';
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  exists,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  lte,
-  max,
-  or,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
-import type { Db } from '../../db/client.ts';
 import {
   taskActivity,
   taskAssignees,
@@ -39,31 +20,23 @@ import {
   taskComments,
   taskLabels,
   taskLists,
-  taskNotifications,
   tasks,
   users,
-  workspaceMembers,
 } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { type Caller, isUuid } from '../workspaces/workspaces.access.ts';
+import { notify } from './task-notifications.service.ts';
 import {
   colleaguesOf,
+  type Exec,
+  type PersonView,
+  person,
   type TaskAccess,
   type TaskListRow,
-  type TaskNotificationRow,
   type TaskRow,
+  type Tx,
 } from './tasks.access.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type Exec = Db | Tx;
-
-export interface PersonView {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-}
 
 export interface TaskView {
   task: TaskRow;
@@ -74,19 +47,6 @@ export interface TaskView {
   comments: Array<{ comment: typeof taskComments.$inferSelect; user: PersonView }>;
   activity: Array<{ entry: typeof taskActivity.$inferSelect; user: PersonView | null }>;
 }
-
-export interface TaskListView {
-  list: TaskListRow;
-  ownerEmail: string;
-  tasks: TaskView[];
-}
-
-const person = {
-  id: users.id,
-  email: users.email,
-  firstName: users.firstName,
-  lastName: users.lastName,
-};
 
 // ---------------------------------------------------------------------------------------------------
 // Reads (batched: a fixed number of queries whatever the number of tasks)
@@ -159,7 +119,7 @@ export async function getTaskDetail(ctx: AppContext, taskId: string): Promise<Ta
   return view;
 }
 
-const byBoardOrder = [asc(tasks.position), asc(tasks.createdAt), asc(tasks.id)];
+export const byBoardOrder = [asc(tasks.position), asc(tasks.createdAt), asc(tasks.id)];
 
 async function taskIdsWhere(ctx: AppContext, where: ReturnType<typeof and>) {
   const rows = await ctx.db
@@ -208,50 +168,6 @@ export async function listAssignedTasks(ctx: AppContext, caller: Caller) {
   );
 }
 
-async function ownerEmailOf(ctx: AppContext, userId: string) {
-  const [row] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return row?.email ?? '';
-}
-
-export async function taskListView(ctx: AppContext, list: TaskListRow): Promise<TaskListView> {
-  const [ownerEmail, listTasks] = await Promise.all([
-    ownerEmailOf(ctx, list.ownerId),
-    listTasksOfList(ctx, list.id),
-  ]);
-  return { list, ownerEmail, tasks: listTasks };
-}
-
-/** The caller's lists in board order, each with its board tasks. */
-export async function listTaskListsForUser(ctx: AppContext, caller: Caller): Promise<TaskListView[]> {
-  const lists = await ctx.db
-    .select()
-    .from(taskLists)
-    .where(eq(taskLists.ownerId, caller.id))
-    .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id));
-  if (lists.length === 0) return [];
-  const ids = await ctx.db
-    .select({ id: tasks.id, listId: tasks.listId })
-    .from(tasks)
-    .where(
-      and(
-        inArray(
-          tasks.listId,
-          lists.map((l) => l.id),
-        ),
-        isNull(tasks.archivedAt),
-      ),
-    )
-    .orderBy(...byBoardOrder);
-  const [ownerEmail, views] = await Promise.all([
-    ownerEmailOf(ctx, caller.id),
-    taskViews(
-      ctx,
-      ids.map((r) => r.id),
-    ),
-  ]);
-  return lists.map((list) => ({ list, ownerEmail, tasks: views.filter((v) => v.task.listId === list.id) }));
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Ordering
 
@@ -259,7 +175,7 @@ export async function listTaskListsForUser(ctx: AppContext, caller: Caller): Pro
  * Renumbers `current` 0..n-1 (dense) with `id` placed at `index` (clamped; the end when undefined),
  * or just closes the gaps when `id` is null; writes only rows whose position changes.
  */
-async function renumber(
+export async function renumber(
   tx: Tx,
   table: typeof tasks | typeof taskLists,
   current: Array<{ id: string; position: number }>,
@@ -274,83 +190,6 @@ async function renumber(
       await tx.update(table).set({ position }).where(eq(table.id, rowId));
     }
   }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Task lists
-
-type UpdateTaskListData = z.output<typeof updateTaskListBody>;
-
-export async function createTaskList(ctx: AppContext, caller: Caller, title: string): Promise<TaskListRow> {
-  try {
-    const [row] = await ctx.db
-      .insert(taskLists)
-      .values({
-        ownerId: caller.id,
-        title,
-        createdAt: ctx.now(),
-        position: sql`(select coalesce(max(${taskLists.position}) + 1, 0) from ${taskLists} where ${taskLists.ownerId} = ${caller.id})`,
-      })
-      .returning();
-    if (!row) throw new Error('task list insert returned nothing');
-    return row;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(TASK_MESSAGES.listNameTaken);
-    throw err;
-  }
-}
-
-export async function updateTaskList(ctx: AppContext, list: TaskListRow, data: UpdateTaskListData) {
-  try {
-    await ctx.db.transaction(async (tx) => {
-      if (data.title !== undefined && data.title !== list.title) {
-        await tx.update(taskLists).set({ title: data.title }).where(eq(taskLists.id, list.id));
-      }
-      if (data.position !== undefined) {
-        // Locks the owner's lists, so that two reorders cannot interleave.
-        const current = await tx
-          .select({ id: taskLists.id, position: taskLists.position })
-          .from(taskLists)
-          .where(eq(taskLists.ownerId, list.ownerId))
-          .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id))
-          .for('update');
-        await renumber(tx, taskLists, current, list.id, data.position);
-      }
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(TASK_MESSAGES.listNameTaken);
-    throw err;
-  }
-  const [row] = await ctx.db.select().from(taskLists).where(eq(taskLists.id, list.id));
-  if (!row) throw notFound(TASK_MESSAGES.listNotFound);
-  return row;
-}
-
-/**
- * Deletes a list; one that still holds tasks (archived ones too) needs `force`. Returns who could
- * see each deleted task, so their tabs can be told.
- */
-export async function deleteTaskList(ctx: AppContext, list: TaskListRow, force: boolean) {
-  return ctx.db.transaction(async (tx) => {
-    const listTasks = await tx.select({ id: tasks.id }).from(tasks).where(eq(tasks.listId, list.id));
-    if (listTasks.length > 0 && !force) throw conflict(TASK_MESSAGES.listNotEmpty);
-    const assignees = listTasks.length
-      ? await tx
-          .select()
-          .from(taskAssignees)
-          .where(
-            inArray(
-              taskAssignees.taskId,
-              listTasks.map((t) => t.id),
-            ),
-          )
-      : [];
-    await tx.delete(taskLists).where(eq(taskLists.id, list.id));
-    return listTasks.map((t) => ({
-      taskId: t.id,
-      assigneeIds: assignees.filter((a) => a.taskId === t.id).map((a) => a.userId),
-    }));
-  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -658,159 +497,4 @@ export async function setAssignees(ctx: AppContext, caller: Caller, access: Task
     const notificationIds = await notify(ctx, tx, added, access.task.id, 'assigned', caller);
     return { removed, notificationIds };
   });
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Notifications: created in the transaction of the change they tell about; pushed after the commit.
-
-export interface TaskNotificationView {
-  notification: TaskNotificationRow;
-  task: { id: string; title: string; listId: string };
-  actor: PersonView | null;
-}
-
-/** Notifies `userIds` (never the actor, each once) about `taskId`; returns the new notifications' ids. */
-async function notify(
-  ctx: AppContext,
-  tx: Tx,
-  userIds: string[],
-  taskId: string,
-  kind: TaskNotificationKind,
-  actor: Caller,
-): Promise<string[]> {
-  const recipients = [...new Set(userIds)].filter((id) => id !== actor.id);
-  if (recipients.length === 0) return [];
-  const now = ctx.now();
-  const rows = await tx
-    .insert(taskNotifications)
-    .values(recipients.map((userId) => ({ userId, taskId, kind, actorId: actor.id, createdAt: now })))
-    .returning({ id: taskNotifications.id });
-  return rows.map((r) => r.id);
-}
-
-/** The caller can still see the notification's task (owner or assignee). */
-const visibleTo = (callerId: string) =>
-  or(
-    eq(tasks.ownerId, callerId),
-    exists(
-      sql`(select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${callerId})`,
-    ),
-  );
-
-/**
- * Creates the missing 'due' notifications of the caller: their visible (owned or assigned), board
- * tasks whose deadline falls within the next 24 hours. Each exists once per user and task (a unique
- * index), however often this runs. Returns the new ones' ids.
- */
-export async function createDueNotifications(ctx: AppContext, caller: Caller): Promise<string[]> {
-  const now = ctx.now();
-  const due = await ctx.db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(
-      and(
-        visibleTo(caller.id),
-        isNull(tasks.archivedAt),
-        gte(tasks.deadline, now),
-        lte(tasks.deadline, new Date(now.getTime() + TASK_DUE_SOON_MS)),
-      ),
-    );
-  if (due.length === 0) return [];
-  const rows = await ctx.db
-    .insert(taskNotifications)
-    .values(due.map((t) => ({ userId: caller.id, taskId: t.id, kind: 'due' as const, createdAt: now })))
-    .onConflictDoNothing()
-    .returning({ id: taskNotifications.id });
-  return rows.map((r) => r.id);
-}
-
-function notificationQuery(ctx: AppContext) {
-  return ctx.db
-    .select({
-      notification: taskNotifications,
-      task: { id: tasks.id, title: tasks.title, listId: tasks.listId },
-      actor: person,
-    })
-    .from(taskNotifications)
-    .innerJoin(tasks, eq(tasks.id, taskNotifications.taskId))
-    .leftJoin(users, eq(users.id, taskNotifications.actorId));
-}
-
-/** The caller's notifications on tasks they can still see, newest first. */
-export async function listNotifications(
-  ctx: AppContext,
-  caller: Caller,
-  opts: { unreadOnly?: boolean } = {},
-): Promise<TaskNotificationView[]> {
-  return notificationQuery(ctx)
-    .where(
-      and(
-        eq(taskNotifications.userId, caller.id),
-        visibleTo(caller.id),
-        opts.unreadOnly ? isNull(taskNotifications.readAt) : undefined,
-      ),
-    )
-    .orderBy(desc(taskNotifications.createdAt), desc(taskNotifications.id));
-}
-
-/** Views of the given notifications (whoever they belong to), for pushing them to their recipients. */
-export async function notificationViews(ctx: AppContext, ids: string[]): Promise<TaskNotificationView[]> {
-  if (ids.length === 0) return [];
-  return notificationQuery(ctx).where(inArray(taskNotifications.id, ids));
-}
-
-/** Marks one (already loaded for its recipient) notification read; idempotent. */
-export async function markNotificationRead(
-  ctx: AppContext,
-  notification: TaskNotificationRow,
-): Promise<TaskNotificationView> {
-  if (notification.readAt === null) {
-    await ctx.db
-      .update(taskNotifications)
-      .set({ readAt: ctx.now() })
-      .where(and(eq(taskNotifications.id, notification.id), isNull(taskNotifications.readAt)));
-  }
-  const [view] = await notificationViews(ctx, [notification.id]);
-  if (!view) throw notFound(TASK_MESSAGES.notificationNotFound);
-  return view;
-}
-
-/** Marks all the caller's unread notifications read; returns how many changed. */
-export async function markAllNotificationsRead(ctx: AppContext, caller: Caller): Promise<number> {
-  const rows = await ctx.db
-    .update(taskNotifications)
-    .set({ readAt: ctx.now() })
-    .where(and(eq(taskNotifications.userId, caller.id), isNull(taskNotifications.readAt)))
-    .returning({ id: taskNotifications.id });
-  return rows.length;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Membership: an assignee is a colleague of the owner, and stops being one with the last shared workspace.
-
-export interface DroppedAssignment {
-  taskId: string;
-  listId: string;
-  userId: string;
-}
-
-/**
- * Deletes every assignment whose assignee no longer shares a workspace with the task's owner (a
- * member removed, a workspace deleted), as a removal deletes private-channel memberships: whoever
- * leaves stops reading and working on their former colleagues' tasks, and is not given them back
- * if added again. One statement over all tasks, so running it twice, or for another change, is harmless.
- */
-export async function dropStrandedAssignments(ctx: AppContext): Promise<DroppedAssignment[]> {
-  const result = (await ctx.db.execute(sql`
-    delete from ${taskAssignees} as ta
-    using ${tasks} as t, ${taskLists} as l
-    where ta.task_id = t.id and l.id = t.list_id and ta.user_id <> l.owner_id
-      and not exists (
-        select 1 from ${workspaceMembers} as mine
-        join ${workspaceMembers} as theirs on theirs.workspace_id = mine.workspace_id
-        where mine.user_id = l.owner_id and theirs.user_id = ta.user_id
-      )
-    returning ta.task_id as "taskId", t.list_id as "listId", ta.user_id as "userId"
-  `)) as unknown as { rows: DroppedAssignment[] } | DroppedAssignment[];
-  return Array.isArray(result) ? result : result.rows;
 }

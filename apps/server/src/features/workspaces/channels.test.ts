@@ -10,7 +10,6 @@ import {
   uniqueName,
   wsUrl,
 } from './test-fixtures.ts';
-import { membershipEvents } from './workspaces.events.ts';
 
 let t: TestApp;
 let api: ReturnType<typeof client>;
@@ -211,12 +210,13 @@ describe('PATCH and DELETE channels', () => {
   it('lets an admin delete a channel and tells subscribers', async () => {
     const doomed = await createChannel(t, editor, ws.name, {});
     const seen: unknown[] = [];
-    const listener = (e: unknown) => seen.push(e);
-    membershipEvents.on('channelDeleted', listener);
+    const off = t.ctx.bus.on('channelDeleted', (e) => {
+      seen.push(e);
+    });
     try {
       expect((await api.del(wsUrl(ws.name, `/channels/${doomed._id}`), admin)).statusCode).toBe(204);
     } finally {
-      membershipEvents.off('channelDeleted', listener);
+      off();
     }
     expect(seen).toEqual([{ workspaceId: ws._id, channelId: doomed._id }]);
     expect((await api.get(wsUrl(ws.name, `/channels/${doomed._id}`), admin)).statusCode).toBe(404);

@@ -23,7 +23,7 @@ import {
   uniqueName,
   wsUrl,
 } from './test-fixtures.ts';
-import { type MembershipEventMap, membershipEvents } from './workspaces.events.ts';
+import type { MembershipEventMap } from './workspaces.events.ts';
 
 /**
  * Invitations with consent (docs/accounts.md, "Invitations"): adding anyone creates an invitation and
@@ -98,9 +98,10 @@ async function captureEvents(run: () => Promise<unknown>) {
   const seen: Array<[keyof MembershipEventMap, unknown]> = [];
   const names = ['memberAdded', 'memberRemoved'] as const;
   const offs = names.map((name) => {
-    const l = (e: unknown) => seen.push([name, e]);
-    membershipEvents.on(name, l);
-    return () => membershipEvents.off(name, l);
+    const l = (e: unknown) => {
+      seen.push([name, e]);
+    };
+    return t.ctx.bus.on(name, l);
   });
   try {
     await run();

@@ -11,17 +11,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
 import { revokeInvitation } from './invitations.service.ts';
+import { addMember, leaveWorkspace, listMembers, removeMember, updateMemberRole } from './members.service.ts';
 import { loadWorkspaceForUser } from './workspaces.access.ts';
 import { errorResponses, noContent, requireSession } from './workspaces.http.ts';
 import { authorize } from './workspaces.policy.ts';
 import { presentMemberListItem } from './workspaces.presenter.ts';
-import {
-  addMember,
-  leaveWorkspace,
-  listMembers,
-  removeMember,
-  updateMemberRole,
-} from './workspaces.service.ts';
 
 export const membersRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>

@@ -11,7 +11,7 @@ import {
   snapshotWorkspace,
   wsUrl,
 } from './test-fixtures.ts';
-import { type MembershipEventMap, membershipEvents } from './workspaces.events.ts';
+import type { MembershipEventMap } from './workspaces.events.ts';
 
 let t: TestApp;
 let api: ReturnType<typeof client>;
@@ -45,9 +45,10 @@ async function captureEvents(run: () => Promise<unknown>) {
   const seen: Array<[keyof MembershipEventMap, unknown]> = [];
   const names = ['memberAdded', 'roleChanged', 'memberRemoved', 'workspaceDeleted'] as const;
   const listeners = names.map((name) => {
-    const l = (e: unknown) => seen.push([name, e]);
-    membershipEvents.on(name, l);
-    return () => membershipEvents.off(name, l);
+    const l = (e: unknown) => {
+      seen.push([name, e]);
+    };
+    return t.ctx.bus.on(name, l);
   });
   try {
     await run();

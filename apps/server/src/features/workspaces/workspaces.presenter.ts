@@ -7,8 +7,9 @@ import type {
   WorkspaceSummary,
 } from '@cohort/shared/workspaces';
 import type { ChannelView } from './channels.service.ts';
+import type { MemberView } from './members.service.ts';
 import type { ProfileView } from './profile.service.ts';
-import type { MemberView, WorkspaceDetailView, WorkspaceView } from './workspaces.service.ts';
+import type { WorkspaceDetailView, WorkspaceView } from './workspaces.service.ts';
 
 /** The only shapes in which workspaces, members, channels and profiles leave the server. */
 

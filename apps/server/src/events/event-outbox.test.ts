@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { mentionMarkup } from '@cohort/shared/notifications';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, type TestUser } from '../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { eventOutbox } from '../db/schema.ts';
+import { sendDirectMessage } from '../features/direct/direct.service.ts';
+import { client, createChannel, createWorkspace, wsUrl } from '../features/workspaces/test-fixtures.ts';
+
+/** A message's notification survives its node dying between the commit and the publish. */
+
+let t: TestApp;
+let ann: TestUser;
+let bob: TestUser;
+let ws: { _id: string; name: string };
+let channel: { _id: string };
+beforeAll(async () => {
+  // No polling: the test drains by hand.
+  t = await createTestApp({ outbox: { pollMs: 0 } });
+  [ann, bob] = await Promise.all([createUser(t.app), createUser(t.app)]);
+  ws = await createWorkspace(t, ann, { members: [{ email: bob.email, role: 'editor' }] });
+  channel = await createChannel(t, ann, ws.name, {});
+});
+afterAll(() => t.close());
+
+async function notificationsOf(user: TestUser, word: string) {
+  const res = await client(t).get('/api/notifications?limit=100', user);
+  expect(res.statusCode).toBe(200);
+  return (res.json() as { notifications: { kind: string; text: string }[] }).notifications.filter((n) =>
+    n.text.includes(word),
+  );
+}
+
+const pending = async () =>
+  Number(
+    (
+      (await t.ctx.db.execute(sql`select count(*)::int as n from ${eventOutbox}`)) as unknown as {
+        rows: { n: number }[];
+      }
+    ).rows[0]?.n,
+  );
+
+describe('event outbox', () => {
+  it('delivers a committed message whose publish never ran, once, when a drainer finds it', async () => {
+    const word = randomUUID().slice(0, 8);
+    // The service commits the message and its outbox row; the publish that follows (in the route or
+    // socket handler) never runs, as if the node died right after the commit.
+    const stored = await sendDirectMessage(
+      t.ctx,
+      { id: ann.id, email: ann.email },
+      { id: bob.id, email: bob.email },
+      { clientId: randomUUID(), content: `lost ${word}` },
+    );
+    expect(stored.created).toBe(true);
+    expect(await notificationsOf(bob, word)).toEqual([]);
+    expect(await pending()).toBe(1);
+
+    // Fresh rows are left to the node that wrote them; an orphan is picked up once old enough.
+    expect(await t.outbox.drain()).toBe(0);
+    t.advance(11_000);
+    expect(await t.outbox.drain()).toBe(1);
+    expect((await notificationsOf(bob, word)).map((n) => n.kind)).toEqual(['direct']);
+    expect(await pending()).toBe(0);
+    expect(await t.outbox.drain()).toBe(0);
+    expect(await notificationsOf(bob, word)).toHaveLength(1);
+  });
+
+  it('delivers at once after commit on the normal path, leaving no row behind', async () => {
+    const word = randomUUID().slice(0, 8);
+    const res = await client(t).post(wsUrl(ws.name, `/channels/${channel._id}/messages`), ann, {
+      clientId: randomUUID(),
+      content: `hi ${mentionMarkup('Bob', bob.email)} ${word}`,
+    });
+    expect(res.statusCode).toBe(201);
+    expect((await notificationsOf(bob, word)).map((n) => n.kind)).toEqual(['mention']);
+    expect(await pending()).toBe(0);
+  });
+});
