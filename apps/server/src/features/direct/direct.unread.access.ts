@@ -1,7 +1,7 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { directConversations, directMessages, users } from '../../db/schema.ts';
-import { orderedPair } from './direct.access.ts';
+import { orderedPair } from '../workspaces/peers.access.ts';
 
 /**
  * Direct conversations and their unread counts for the reads feature, so it never queries the

@@ -5,13 +5,13 @@ import type { AppContext } from '../../context.ts';
 import { readMarks } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { countUnreadInChannels } from '../chat/chat.unread.access.ts';
-import { loadRecipientForUser, type Party } from '../direct/direct.access.ts';
 import {
   type ConversationOfUser,
   conversationsOf,
   countUnreadInConversations,
   findPartner,
 } from '../direct/direct.unread.access.ts';
+import { loadRecipientForUser, type Party } from '../workspaces/peers.access.ts';
 import { type MembershipEventMap, membershipEvents } from '../workspaces/workspaces.events.ts';
 import { presentChannelRead, presentDirectRead } from './reads.presenter.ts';
 import type { ReadsRealtime } from './reads.socket.ts';
