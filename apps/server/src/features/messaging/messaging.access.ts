@@ -41,7 +41,7 @@ const reactionTable = (kind: MessageKind) =>
   kind === 'channel' ? channelMessageReactions : directMessageReactions;
 
 /** How a reacting person is named: channels fall back to the e-mail's local part, direct messages to the e-mail. */
-const reactorName = (kind: MessageKind, u: { firstName: string; lastName: string; email: string }) => {
+export const reactorName = (kind: MessageKind, u: { firstName: string; lastName: string; email: string }) => {
   const full = `${u.firstName} ${u.lastName}`.trim();
   if (kind === 'direct') return full || u.email;
   return full || u.email.split('@')[0] || u.email;
