@@ -3,16 +3,16 @@ import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { channelMembers, channelMessages, channels, users, workspaceMembers } from '../../db/schema.ts';
-import { isUniqueViolation } from '../../http/db-errors.ts';
+import { channelMessages, channels, users, workspaceMembers } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { attachFiles } from '../files/files.access.ts';
 import {
+  insertMessage,
   isMessageId,
   type MessageHandle,
   reactionsAndFiles,
   type StoredReaction,
 } from '../messaging/messaging.access.ts';
+import { channelVisibleSql } from '../workspaces/workspaces.access.ts';
 
 /** A stored channel message with its sender, as the presenter needs it. */
 export interface StoredChannelMessage {
@@ -102,9 +102,7 @@ export async function postChannelMessage(
                 sql`, `,
               )})
           )
-          and (not c.is_private or exists (
-            select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${sender.id}::uuid
-          ))
+          and ${channelVisibleSql('c', sql`${sender.id}::uuid`)}
           and (${parentId}::uuid is null or exists (
             select 1 from ${channelMessages} p
             where p.id = ${parentId}::uuid and p.channel_id = c.id and p.parent_id is null
@@ -126,20 +124,16 @@ export async function postChannelMessage(
       from bumped
       returning id, seq, created_at, rev`);
     const [row] = rowsOf<InsertedRow & { rev: number | string }>(result);
-    if (!row) return null;
-    const attachments = await attachFiles(db, {
-      kind: 'channel',
-      fileIds,
-      senderId: sender.id,
-      messageId: row.id,
-      conversation: { channelId },
-    });
-    return { row, attachments };
+    return row ?? null;
   };
-  try {
-    // A plain send stays one statement; only attachments need a transaction around it.
-    const inserted = fileIds.length > 0 ? await ctx.db.transaction((tx) => insert(tx)) : await insert(ctx.db);
-    if (!inserted) return null;
+  const inserted = await insertMessage(
+    ctx,
+    'channel',
+    { fileIds, senderId: sender.id, conversation: { channelId } },
+    insert,
+  );
+  if (inserted === null) return null;
+  if (inserted !== 'resend') {
     const { row, attachments } = inserted;
     return {
       created: true,
@@ -161,8 +155,6 @@ export async function postChannelMessage(
         attachments,
       },
     };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
   }
   const [original] = await withReactions(
     ctx,

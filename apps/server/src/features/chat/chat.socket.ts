@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { uuidArray } from '../../db/any-uuid.ts';
-import { channelMembers, channels, workspaceMembers } from '../../db/schema.ts';
+import { channels, workspaceMembers } from '../../db/schema.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { messageSendLimiter, type PerUserLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import {
@@ -22,6 +22,7 @@ import {
   type SocketData,
   userRoom,
 } from '../../realtime/socket-server.ts';
+import { channelVisibleSql } from '../workspaces/workspaces.access.ts';
 import { membershipEvents } from '../workspaces/workspaces.events.ts';
 import { type ChannelPublisher, sendChannelMessage } from './chat.actions.ts';
 import { loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
@@ -298,9 +299,7 @@ async function pruneRooms(ctx: AppContext, nsp: Namespace, typing: TypingTracker
       select 1 from ${channels} c
       join ${workspaceMembers} m on m.workspace_id = c.workspace_id and m.user_id = j.user_id
       where c.id = j.channel_id
-        and (not c.is_private or exists (
-          select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = j.user_id
-        ))
+        and ${channelVisibleSql('c', sql`j.user_id`)}
     )`);
   const lost = new Set(
     (result as unknown as { rows: { channel_id: string; user_id: string }[] }).rows.map(

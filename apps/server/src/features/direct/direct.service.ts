@@ -4,10 +4,9 @@ import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { directConversations, directMessages, users } from '../../db/schema.ts';
-import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { attachFiles } from '../files/files.access.ts';
 import {
+  insertMessage,
   isMessageId,
   type MessageHandle,
   reactionsAndFiles,
@@ -59,6 +58,7 @@ export async function storeDirectMessage(
   const [a, b] = orderedPair(sender.id, receiver.id);
   const now = ctx.now();
   const fileIds = input.attachments ?? [];
+  const link = { fileIds, senderId: sender.id, conversation: { pair: [a, b] as const } };
   const insert = async (db: Db) => {
     const result = await db.execute(sql`
       with conv as (
@@ -81,19 +81,11 @@ export async function storeDirectMessage(
       rev: number | string;
     }>(result);
     if (!row) throw new Error('direct message insert returned no row');
-    const attachments = await attachFiles(db, {
-      kind: 'direct',
-      fileIds,
-      senderId: sender.id,
-      messageId: row.id,
-      conversation: { pair: [a, b] },
-    });
-    return { row, attachments };
+    return row;
   };
-  try {
-    // Attachments commit with the message: only then is a transaction needed.
-    const { row, attachments } =
-      fileIds.length > 0 ? await ctx.db.transaction((tx) => insert(tx)) : await insert(ctx.db);
+  const inserted = await insertMessage(ctx, 'direct', link, insert);
+  if (inserted && inserted !== 'resend') {
+    const { row, attachments } = inserted;
     return {
       created: true,
       message: {
@@ -112,8 +104,6 @@ export async function storeDirectMessage(
         attachments,
       },
     };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
   }
   const [original] = await ctx.db
     .select()

@@ -4,9 +4,16 @@ import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
 import { addReactionCapped } from '../../db/capped-reaction.ts';
+import type { Db } from '../../db/client.ts';
 import { channelMessageReactions, directMessageReactions, users } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, forbidden } from '../../http/errors.ts';
-import { attachmentsOf, deleteFilesOfMessages, type MessageKind } from '../files/files.access.ts';
+import {
+  attachFiles,
+  attachmentsOf,
+  deleteFilesOfMessages,
+  type MessageKind,
+} from '../files/files.access.ts';
 
 /**
  * The messages of a conversation — a channel, or a direct pair — whatever its kind: reactions,
@@ -92,6 +99,39 @@ export async function reactionsAndFiles<R extends { id: string; deletedAt: Date 
     reactions: byMessage.get(r.id) ?? [],
     attachments: files.get(r.id) ?? [],
   }));
+}
+
+/**
+ * Stores a new message and links its attachments (files the sender uploaded for this conversation):
+ * `insert` writes the message in one statement that also assigns its seq, answering its row, or null
+ * when the statement's own guard refused. The files are linked in the same transaction, so a message
+ * and its files commit together or not at all; a plain send stays one statement. Answers 'resend'
+ * when the sender already stored this clientId: the failed statement undid itself (seq stays
+ * gapless), and the caller answers the original.
+ */
+export async function insertMessage<R extends { id: string }>(
+  ctx: AppContext,
+  kind: MessageKind,
+  link: {
+    fileIds: readonly string[];
+    senderId: string;
+    /** The channel, or the ordered pair of a direct conversation. */
+    conversation: { channelId: string } | { pair: readonly [string, string] };
+  },
+  insert: (db: Db) => Promise<R | null>,
+): Promise<{ row: R; attachments: StoredFile[] } | null | 'resend'> {
+  const write = async (db: Db) => {
+    const row = await insert(db);
+    if (!row) return null;
+    const attachments = await attachFiles(db, { kind, ...link, messageId: row.id });
+    return { row, attachments };
+  };
+  try {
+    return link.fileIds.length > 0 ? await ctx.db.transaction((tx) => write(tx)) : await write(ctx.db);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return 'resend';
+  }
 }
 
 /** The sender edits their message; deleted messages stay deleted. */
