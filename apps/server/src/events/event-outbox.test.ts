@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { eventOutbox } from '../db/schema.ts';
-import { sendDirectMessage } from '../features/direct/direct.service.ts';
+import { storeDirectMessage } from '../features/direct/direct.service.ts';
 import { client, createChannel, createWorkspace, wsUrl } from '../features/workspaces/test-fixtures.ts';
 
 /** A message's notification survives its node dying between the commit and the publish. */
@@ -46,7 +46,7 @@ describe('event outbox', () => {
     const word = randomUUID().slice(0, 8);
     // The service commits the message and its outbox row; the publish that follows (in the route or
     // socket handler) never runs, as if the node died right after the commit.
-    const stored = await sendDirectMessage(
+    const stored = await storeDirectMessage(
       t.ctx,
       { id: ann.id, email: ann.email },
       { id: bob.id, email: bob.email },

@@ -61,3 +61,8 @@ export class ResolvedChannels {
     this.entries.delete(this.key(workspaceName, channelId));
   }
 }
+
+/** Deleting someone else's message is moderation: workspace roles that manage channels. */
+export function mayModerate(access: ChannelAccess): boolean {
+  return roleCan(access.role, 'manageChannels');
+}

@@ -1,13 +1,6 @@
-import type { ChannelMessage, MessageReaction } from '@cohort/shared/chat';
-import type { StoredChannelMessage, StoredReaction } from './chat.service.ts';
-
-export function presentReactions(reactions: StoredReaction[]): MessageReaction[] {
-  return reactions.map((r) => ({
-    emoji: r.emoji,
-    count: r.users.length,
-    users: r.users.map((u) => ({ _id: u.id, name: u.name })),
-  }));
-}
+import type { ChannelMessage } from '@cohort/shared/chat';
+import { presentReactions } from '../messaging/messaging.presenter.ts';
+import type { StoredChannelMessage } from './chat.service.ts';
 
 /** The only shape a channel message leaves the server in, over HTTP and sockets alike. */
 export function presentChannelMessage(m: StoredChannelMessage): ChannelMessage {

@@ -13,20 +13,17 @@ import { apiError } from '@cohort/shared/errors';
 import { channelParams } from '@cohort/shared/workspaces';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { HttpError, notFound } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { roleCan } from '../workspaces/workspaces.policy.ts';
-import { createdEvent, emitMessageCreated } from './chat.events.ts';
-import { authorizePost, CHAT_ROLES, loadChannelForChat } from './chat.policy.ts';
-import { presentChannelMessage } from './chat.presenter.ts';
 import {
   deleteChannelMessage,
   editChannelMessage,
-  listChannelMessages,
-  listThread,
-  postChannelMessage,
-  setChannelReaction,
-} from './chat.service.ts';
+  reactToChannelMessage,
+  sendChannelMessage,
+} from './chat.actions.ts';
+import { loadChannelForChat } from './chat.policy.ts';
+import { presentChannelMessage } from './chat.presenter.ts';
+import { listChannelMessages, listThread } from './chat.service.ts';
 import type { ChatRealtime } from './chat.socket.ts';
 
 const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiError };
@@ -79,21 +76,15 @@ export const chatRoutes =
         const user = await requireUser(ctx, request);
         // The same per-user budget as the sockets: posting over HTTP is no way around it.
         if (!realtime.sendLimiter.take(user.id)) throw new HttpError(429, CHAT_MESSAGES.slowDown);
-        const { workspaceName, channelId } = request.params;
-        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
-        authorizePost(access);
-        const target = { channelId: access.channel.id, workspaceId: access.workspace.id };
-        const stored = await postChannelMessage(ctx, user, target, request.body, CHAT_ROLES);
-        // Access went away between the lookup and the insert.
-        if (!stored) throw notFound(CHAT_MESSAGES.channelNotFound);
-        const { message, created } = stored;
-        const presented = presentChannelMessage(message);
-        if (created) {
-          await realtime.announceCreated(user.id, presented);
-          await emitMessageCreated(ctx, createdEvent(target, message));
-        }
+        const { message, created } = await sendChannelMessage(
+          ctx,
+          realtime,
+          user,
+          request.params,
+          request.body,
+        );
         // A resend of a stored clientId is answered like the first time, but as "already there".
-        return reply.status(created ? 201 : 200).send(presented);
+        return reply.status(created ? 201 : 200).send(message);
       },
     );
 
@@ -106,19 +97,7 @@ export const chatRoutes =
       { schema: { tags, params: channelMessageParams, body: editMessageBody, response: messageResponses } },
       async (request) => {
         const user = await requireUser(ctx, request);
-        const { workspaceName, channelId, messageId } = request.params;
-        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
-        authorizePost(access);
-        const stored = await editChannelMessage(
-          ctx,
-          user.id,
-          access.channel.id,
-          messageId,
-          request.body.content,
-        );
-        const presented = presentChannelMessage(stored);
-        realtime.announceUpdate(presented);
-        return presented;
+        return editChannelMessage(ctx, realtime, user, request.params, request.body.content);
       },
     );
 
@@ -128,13 +107,7 @@ export const chatRoutes =
       { schema: { tags, params: channelMessageParams, response: messageResponses } },
       async (request) => {
         const user = await requireUser(ctx, request);
-        const { workspaceName, channelId, messageId } = request.params;
-        const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
-        const moderator = roleCan(access.role, 'manageChannels');
-        const stored = await deleteChannelMessage(ctx, user.id, moderator, access.channel.id, messageId);
-        const presented = presentChannelMessage(stored);
-        realtime.announceUpdate(presented);
-        return presented;
+        return deleteChannelMessage(ctx, realtime, user, request.params);
       },
     );
 
@@ -145,14 +118,8 @@ export const chatRoutes =
         { schema: { tags, params: channelReactionParams, response: messageResponses } },
         async (request) => {
           const user = await requireUser(ctx, request);
-          const { workspaceName, channelId, messageId, emoji } = request.params;
-          const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
-          authorizePost(access);
-          const on = method === 'put';
-          const result = await setChannelReaction(ctx, user.id, access.channel.id, messageId, emoji, on);
-          const presented = presentChannelMessage(result.message);
-          if (result.changed) realtime.announceUpdate(presented);
-          return presented;
+          const { emoji, ...ref } = request.params;
+          return reactToChannelMessage(ctx, realtime, user, ref, emoji, method === 'put');
         },
       );
     }

@@ -2,21 +2,18 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { anyUuid } from '../../db/any-uuid.ts';
-import { addReactionCapped } from '../../db/capped-reaction.ts';
 import type { Db } from '../../db/client.ts';
-import {
-  channelMembers,
-  channelMessageReactions,
-  channelMessages,
-  channels,
-  users,
-  workspaceMembers,
-} from '../../db/schema.ts';
+import { channelMessages, channels, users, workspaceMembers } from '../../db/schema.ts';
 import { queueEvent } from '../../events/event-outbox.ts';
-import { isUniqueViolation } from '../../http/db-errors.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { attachFiles, attachmentsOf, deleteFilesOfMessages } from '../files/files.access.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import {
+  insertMessage,
+  isMessageId,
+  type MessageHandle,
+  reactionsAndFiles,
+  type StoredReaction,
+} from '../messaging/messaging.access.ts';
+import { channelVisibleSql } from '../workspaces/workspaces.access.ts';
 
 /** A stored channel message with its sender, as the presenter needs it. */
 export interface StoredChannelMessage {
@@ -35,11 +32,6 @@ export interface StoredChannelMessage {
   lastReplyAt: Date | null;
   reactions: StoredReaction[];
   attachments: StoredFile[];
-}
-
-export interface StoredReaction {
-  emoji: string;
-  users: Array<{ id: string; name: string }>;
 }
 
 export interface Sender {
@@ -111,9 +103,7 @@ export async function postChannelMessage(
                 sql`, `,
               )})
           )
-          and (not c.is_private or exists (
-            select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${sender.id}::uuid
-          ))
+          and ${channelVisibleSql('c', sql`${sender.id}::uuid`)}
           and (${parentId}::uuid is null or exists (
             select 1 from ${channelMessages} p
             where p.id = ${parentId}::uuid and p.channel_id = c.id and p.parent_id is null
@@ -136,13 +126,6 @@ export async function postChannelMessage(
       returning id, seq, created_at, rev`);
     const [row] = rowsOf<InsertedRow & { rev: number | string }>(result);
     if (!row) return null;
-    const attachments = await attachFiles(db, {
-      kind: 'channel',
-      fileIds,
-      senderId: sender.id,
-      messageId: row.id,
-      conversation: { channelId },
-    });
     // Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
     await queueEvent(db, 'messageCreated', row.id, {
       kind: 'channel',
@@ -153,12 +136,16 @@ export async function postChannelMessage(
       senderId: sender.id,
       content: input.content,
     });
-    return { row, attachments };
+    return row;
   };
-  try {
-    // The message, its attachments and its outbox row commit together.
-    const inserted = await ctx.db.transaction((tx) => insert(tx));
-    if (!inserted) return null;
+  const inserted = await insertMessage(
+    ctx,
+    'channel',
+    { fileIds, senderId: sender.id, conversation: { channelId } },
+    insert,
+  );
+  if (inserted === null) return null;
+  if (inserted !== 'resend') {
     const { row, attachments } = inserted;
     return {
       created: true,
@@ -180,8 +167,6 @@ export async function postChannelMessage(
         attachments,
       },
     };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
   }
   const [original] = await withReactions(
     ctx,
@@ -241,45 +226,8 @@ function selectMessages(ctx: AppContext) {
 type MessageRow = Omit<StoredChannelMessage, 'reactions' | 'attachments'>;
 
 /** Attaches each message's reactions (who reacted, in reaction order) and files: two queries per page. */
-export async function withReactions(ctx: AppContext, rows: MessageRow[]): Promise<StoredChannelMessage[]> {
-  const ids = rows.filter((r) => !r.deletedAt).map((r) => r.id);
-  const byMessage = new Map<string, StoredReaction[]>();
-  // Reactions and files in parallel: two round trips at once (pool permitting), not one after the other.
-  // Deleted messages have no files left (deleteChannelMessage removed them).
-  const [reactions, files] = await Promise.all([
-    ids.length === 0
-      ? []
-      : ctx.db
-          .select({
-            messageId: channelMessageReactions.messageId,
-            emoji: channelMessageReactions.emoji,
-            userId: users.id,
-            firstName: users.firstName,
-            lastName: users.lastName,
-            email: users.email,
-          })
-          .from(channelMessageReactions)
-          .innerJoin(users, eq(users.id, channelMessageReactions.userId))
-          .where(anyUuid(channelMessageReactions.messageId, ids))
-          .orderBy(asc(channelMessageReactions.createdAt)),
-    attachmentsOf(ctx, 'channel', ids),
-  ]);
-  for (const r of reactions) {
-    const list = byMessage.get(r.messageId) ?? [];
-    let entry = list.find((e) => e.emoji === r.emoji);
-    if (!entry) {
-      entry = { emoji: r.emoji, users: [] };
-      list.push(entry);
-    }
-    const name = `${r.firstName} ${r.lastName}`.trim() || r.email.split('@')[0] || r.email;
-    entry.users.push({ id: r.userId, name });
-    byMessage.set(r.messageId, list);
-  }
-  return rows.map((r) => ({
-    ...r,
-    reactions: byMessage.get(r.id) ?? [],
-    attachments: files.get(r.id) ?? [],
-  }));
+export function withReactions(ctx: AppContext, rows: MessageRow[]): Promise<StoredChannelMessage[]> {
+  return reactionsAndFiles(ctx, 'channel', rows);
 }
 
 /**
@@ -350,7 +298,7 @@ export async function loadMessageInChannel(
   channelId: string,
   messageId: string,
 ): Promise<StoredChannelMessage> {
-  if (!UUID_RE.test(messageId)) throw notFound(CHAT_MESSAGES.messageNotFound);
+  if (!isMessageId(messageId)) throw notFound(CHAT_MESSAGES.messageNotFound);
   const [row] = await selectMessages(ctx)
     .where(and(eq(channelMessages.id, messageId), eq(channelMessages.channelId, channelId)))
     .limit(1);
@@ -359,96 +307,28 @@ export async function loadMessageInChannel(
   return message as StoredChannelMessage;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
- * Changes a message and gives it the channel's next rev in one statement (the channel row lock
- * orders changes, so a client holding everything up to rev R misses nothing above R).
+ * A message of the channel for the messaging core: loaded within the channel (404 otherwise), and
+ * changed with the channel's next rev in one statement (the channel row lock orders changes, so a
+ * client holding everything up to rev R misses nothing above R).
  */
-async function changeMessage(ctx: AppContext, channelId: string, messageId: string, set: SQL): Promise<void> {
-  await ctx.db.execute(sql`
-    with bumped as (
-      update ${channels} set last_rev = last_rev + 1 where id = ${channelId}::uuid returning last_rev
-    )
-    update ${channelMessages} m set rev = bumped.last_rev, ${set}
-    from bumped where m.id = ${messageId}::uuid and m.channel_id = ${channelId}::uuid`);
-}
-
-/** The sender edits their message; deleted messages stay deleted. */
-export async function editChannelMessage(
+export function channelMessageHandle(
   ctx: AppContext,
-  userId: string,
   channelId: string,
   messageId: string,
-  content: string,
-): Promise<StoredChannelMessage> {
-  const message = await loadMessageInChannel(ctx, channelId, messageId);
-  if (message.sender.id !== userId) throw forbidden(CHAT_MESSAGES.notYourMessage);
-  if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
-  await changeMessage(
-    ctx,
-    channelId,
-    messageId,
-    sql`content = ${content}, edited_at = ${ctx.now().toISOString()}::timestamptz`,
-  );
-  return loadMessageInChannel(ctx, channelId, messageId);
-}
-
-/**
- * The sender, or a workspace admin (`mayModerate`), deletes a message: it stays in place (its seq,
- * its thread) with no content and no reactions. Deleting twice answers the deleted message.
- */
-export async function deleteChannelMessage(
-  ctx: AppContext,
-  userId: string,
-  mayModerate: boolean,
-  channelId: string,
-  messageId: string,
-): Promise<StoredChannelMessage> {
-  const message = await loadMessageInChannel(ctx, channelId, messageId);
-  if (message.sender.id !== userId && !mayModerate) throw forbidden(CHAT_MESSAGES.cannotDelete);
-  if (message.deletedAt) return message;
-  await ctx.db.delete(channelMessageReactions).where(eq(channelMessageReactions.messageId, messageId));
-  // Its files go too: rows and stored bytes.
-  await deleteFilesOfMessages(ctx, 'channel', [messageId]);
-  await changeMessage(
-    ctx,
-    channelId,
-    messageId,
-    sql`content = '', deleted_at = ${ctx.now().toISOString()}::timestamptz`,
-  );
-  return loadMessageInChannel(ctx, channelId, messageId);
-}
-
-/** Adds (`on`) or removes the caller's reaction; a no-op change answers the message as it is. */
-export async function setChannelReaction(
-  ctx: AppContext,
-  userId: string,
-  channelId: string,
-  messageId: string,
-  emoji: string,
-  on: boolean,
-): Promise<{ message: StoredChannelMessage; changed: boolean }> {
-  const message = await loadMessageInChannel(ctx, channelId, messageId);
-  if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
-  const changed = on
-    ? (await addReactionCapped(ctx.db, channelMessageReactions, { messageId, userId, emoji }))
-      ? [{ id: messageId }]
-      : []
-    : await ctx.db
-        .delete(channelMessageReactions)
-        .where(
-          and(
-            eq(channelMessageReactions.messageId, messageId),
-            eq(channelMessageReactions.userId, userId),
-            eq(channelMessageReactions.emoji, emoji),
-          ),
+): MessageHandle<StoredChannelMessage> {
+  return {
+    kind: 'channel',
+    load: () => loadMessageInChannel(ctx, channelId, messageId),
+    change: async (set) => {
+      await ctx.db.execute(sql`
+        with bumped as (
+          update ${channels} set last_rev = last_rev + 1 where id = ${channelId}::uuid returning last_rev
         )
-        .returning({ id: channelMessageReactions.messageId });
-  // Nothing changed (a repeated PUT or DELETE): no new rev, nothing to announce.
-  if (changed.length === 0) return { message, changed: false };
-  await changeMessage(ctx, channelId, messageId, sql`edited_at = m.edited_at`);
-  return { message: await loadMessageInChannel(ctx, channelId, messageId), changed: true };
+        update ${channelMessages} m set rev = bumped.last_rev, ${set}
+        from bumped where m.id = ${messageId}::uuid and m.channel_id = ${channelId}::uuid`);
+    },
+  };
 }
 
 /** Ids of a workspace's channels (whose rooms a removed member must leave). */

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { uuidArray } from '../../db/any-uuid.ts';
-import { channelMembers, channels, workspaceMembers } from '../../db/schema.ts';
+import { channels, workspaceMembers } from '../../db/schema.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { messageSendLimiter, type PerUserLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import {
@@ -22,25 +22,18 @@ import {
   type SocketData,
   userRoom,
 } from '../../realtime/socket-server.ts';
-import { createdEvent, emitMessageCreated } from './chat.events.ts';
-import { authorizePost, CHAT_ROLES, loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
+import { channelVisibleSql } from '../workspaces/workspaces.access.ts';
+import { type ChannelPublisher, sendChannelMessage } from './chat.actions.ts';
+import { loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
-import {
-  type ChannelTarget,
-  loadMessageInChannel,
-  postChannelMessage,
-  workspaceChannelIds,
-} from './chat.service.ts';
+import { loadMessageInChannel, workspaceChannelIds } from './chat.service.ts';
 
 const CHANNEL_PREFIX = 'channel:';
 
-export interface ChatRealtime {
+export interface ChatRealtime extends ChannelPublisher {
   nsp: Namespace;
   /** After a commit: the stored message to the channel's room on every node; ends the sender's typing. */
   announce(senderId: string, message: ChannelMessage): void;
-  /** After a commit: a message's new state (edit, delete, reaction, thread reply) to its channel's room. */
-  announceUpdate(message: ChannelMessage): void;
-  announceCreated(senderId: string, message: ChannelMessage): Promise<void>;
   /** Messages per user over every socket and HTTP request (shared with direct messages). */
   sendLimiter: PerUserLimiter;
   close(): void;
@@ -166,6 +159,8 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     }
   };
 
+  const publisher: ChannelPublisher = { announceCreated, announceUpdate };
+
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
     const resolved = new ResolvedChannels();
@@ -209,32 +204,16 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
       if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
       const { workspaceName, channelId, clientId, message } = parsed.data;
       try {
-        let target: ChannelTarget | undefined = resolved.get(workspaceName, channelId);
-        if (!target) {
-          const access = await loadChannelForChat(ctx, user, workspaceName, channelId);
-          authorizePost(access);
-          resolved.remember(workspaceName, channelId, access);
-          target = { channelId: access.channel.id, workspaceId: access.workspace.id };
-        }
         const input = {
           clientId,
           content: message.content,
           parentId: message.parentId,
           attachments: message.attachments,
         };
-        const stored = await postChannelMessage(ctx, user, target, input, CHAT_ROLES);
-        if (!stored) {
-          // The insert's own access check refused: find out why, for the right answer.
-          resolved.forget(workspaceName, channelId);
-          authorizePost(await loadChannelForChat(ctx, user, workspaceName, channelId));
-          return reply({ ok: false, message: CHAT_MESSAGES.channelNotFound });
-        }
-        const presented = presentChannelMessage(stored.message);
-        reply({ ok: true, message: presented });
-        if (stored.created) {
-          await announceCreated(user.id, presented);
-          await emitMessageCreated(ctx, createdEvent(target, stored.message));
-        }
+        await sendChannelMessage(ctx, publisher, user, { workspaceName, channelId }, input, {
+          resolved,
+          acknowledge: (presented) => reply({ ok: true, message: presented }),
+        });
       } catch (err) {
         reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.channelNotFound) });
       }
@@ -319,9 +298,7 @@ async function pruneRooms(ctx: AppContext, nsp: Namespace, typing: TypingTracker
       select 1 from ${channels} c
       join ${workspaceMembers} m on m.workspace_id = c.workspace_id and m.user_id = j.user_id
       where c.id = j.channel_id
-        and (not c.is_private or exists (
-          select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = j.user_id
-        ))
+        and ${channelVisibleSql('c', sql`j.user_id`)}
     )`);
   const lost = new Set(
     (result as unknown as { rows: { channel_id: string; user_id: string }[] }).rows.map(

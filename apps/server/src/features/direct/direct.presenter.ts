@@ -1,5 +1,5 @@
 import type { DirectMessage } from '@cohort/shared/chat';
-import { presentReactions } from '../chat/chat.presenter.ts';
+import { presentReactions } from '../messaging/messaging.presenter.ts';
 import type { StoredDirectMessage } from './direct.service.ts';
 
 /** The only shape a direct message leaves the server in (the spec's: sender and receiver e-mails). */

@@ -11,16 +11,10 @@ import { apiError } from '@cohort/shared/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
+import { deleteDirectMessage, editDirectMessage, reactToDirectMessage } from './direct.actions.ts';
 import { authorizeReader } from './direct.policy.ts';
 import { presentDirectMessage } from './direct.presenter.ts';
-import {
-  deleteDirectMessage,
-  editDirectMessage,
-  findUserByEmail,
-  listDirectMessages,
-  type StoredDirectMessage,
-  setDirectReaction,
-} from './direct.service.ts';
+import { findUserByEmail, listDirectMessages } from './direct.service.ts';
 import type { DirectRealtime } from './direct.socket.ts';
 
 const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiError };
@@ -54,11 +48,6 @@ export const directRoutes =
       },
     );
 
-    const announce = (stored: StoredDirectMessage) => {
-      const presented = presentDirectMessage(stored);
-      realtime.announceUpdate(presented, [stored.sender.id, stored.receiver.id]);
-      return presented;
-    };
     const tags = ['direct'];
     const responses = { 200: directMessage, ...errorResponses };
 
@@ -68,7 +57,7 @@ export const directRoutes =
       { schema: { tags, params: directMessageParams, body: editMessageBody, response: responses } },
       async (request) => {
         const user = await requireUser(ctx, request);
-        return announce(await editDirectMessage(ctx, user, request.params.messageId, request.body.content));
+        return editDirectMessage(ctx, realtime, user, request.params.messageId, request.body.content);
       },
     );
     app.delete(
@@ -76,7 +65,7 @@ export const directRoutes =
       { schema: { tags, params: directMessageParams, response: responses } },
       async (request) => {
         const user = await requireUser(ctx, request);
-        return announce(await deleteDirectMessage(ctx, user, request.params.messageId));
+        return deleteDirectMessage(ctx, realtime, user, request.params.messageId);
       },
     );
     for (const method of ['put', 'delete'] as const) {
@@ -86,8 +75,7 @@ export const directRoutes =
         async (request) => {
           const user = await requireUser(ctx, request);
           const { messageId, emoji } = request.params;
-          const result = await setDirectReaction(ctx, user, messageId, emoji, method === 'put');
-          return result.changed ? announce(result.message) : presentDirectMessage(result.message);
+          return reactToDirectMessage(ctx, realtime, user, messageId, emoji, method === 'put');
         },
       );
     }

@@ -2,21 +2,24 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { anyUuid } from '../../db/any-uuid.ts';
-import { addReactionCapped } from '../../db/capped-reaction.ts';
 import type { Db } from '../../db/client.ts';
-import { directConversations, directMessageReactions, directMessages, users } from '../../db/schema.ts';
+import { directConversations, directMessages, users } from '../../db/schema.ts';
 import { queueEvent } from '../../events/event-outbox.ts';
-import { isUniqueViolation } from '../../http/db-errors.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { attachFiles, attachmentsOf, deleteFilesOfMessages } from '../files/files.access.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import {
+  insertMessage,
+  isMessageId,
+  type MessageHandle,
+  reactionsAndFiles,
+  type StoredReaction,
+} from '../messaging/messaging.access.ts';
 import {
   findUserByEmail,
   loadRecipientForUser,
   orderedPair,
   type Party,
   recipientNotFound,
-} from './direct.access.ts';
+} from '../workspaces/peers.access.ts';
 
 // Who may write to whom lives in direct.access.ts (files use it too); kept importable from here.
 export { findUserByEmail, loadRecipientForUser, type Party, recipientNotFound };
@@ -33,7 +36,7 @@ export interface StoredDirectMessage {
   rev: number;
   editedAt: Date | null;
   deletedAt: Date | null;
-  reactions: Array<{ emoji: string; users: Array<{ id: string; name: string }> }>;
+  reactions: StoredReaction[];
   attachments: StoredFile[];
 }
 
@@ -47,7 +50,7 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
  * INSERT — a resent clientId — undoes the bump, so seq stays gapless, and the resend is answered
  * with the original message.
  */
-export async function sendDirectMessage(
+export async function storeDirectMessage(
   ctx: AppContext,
   sender: Party,
   receiver: Party,
@@ -56,6 +59,7 @@ export async function sendDirectMessage(
   const [a, b] = orderedPair(sender.id, receiver.id);
   const now = ctx.now();
   const fileIds = input.attachments ?? [];
+  const link = { fileIds, senderId: sender.id, conversation: { pair: [a, b] as const } };
   const insert = async (db: Db) => {
     const result = await db.execute(sql`
       with conv as (
@@ -78,13 +82,6 @@ export async function sendDirectMessage(
       rev: number | string;
     }>(result);
     if (!row) throw new Error('direct message insert returned no row');
-    const attachments = await attachFiles(db, {
-      kind: 'direct',
-      fileIds,
-      senderId: sender.id,
-      messageId: row.id,
-      conversation: { pair: [a, b] },
-    });
     // Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
     await queueEvent(db, 'messageCreated', row.id, {
       kind: 'direct',
@@ -93,11 +90,11 @@ export async function sendDirectMessage(
       receiverId: receiver.id,
       content: input.content,
     });
-    return { row, attachments };
+    return row;
   };
-  try {
-    // The message, its attachments and its outbox row commit together.
-    const { row, attachments } = await ctx.db.transaction((tx) => insert(tx));
+  const inserted = await insertMessage(ctx, 'direct', link, insert);
+  if (inserted && inserted !== 'resend') {
+    const { row, attachments } = inserted;
     return {
       created: true,
       message: {
@@ -116,8 +113,6 @@ export async function sendDirectMessage(
         attachments,
       },
     };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
   }
   const [original] = await ctx.db
     .select()
@@ -204,43 +199,9 @@ export async function listDirectMessages(
   }));
 }
 
-async function attachReactions(ctx: AppContext, rows: DirectRow[]) {
-  const ids = rows.filter((r) => !r.deletedAt).map((r) => r.id);
-  const byMessage = new Map<string, StoredDirectMessage['reactions']>();
-  if (ids.length > 0) {
-    const reactions = await ctx.db
-      .select({
-        messageId: directMessageReactions.messageId,
-        emoji: directMessageReactions.emoji,
-        userId: users.id,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        email: users.email,
-      })
-      .from(directMessageReactions)
-      .innerJoin(users, eq(users.id, directMessageReactions.userId))
-      .where(anyUuid(directMessageReactions.messageId, ids))
-      .orderBy(asc(directMessageReactions.createdAt));
-    for (const r of reactions) {
-      const list = byMessage.get(r.messageId) ?? [];
-      let entry = list.find((e) => e.emoji === r.emoji);
-      if (!entry) {
-        entry = { emoji: r.emoji, users: [] };
-        list.push(entry);
-      }
-      entry.users.push({ id: r.userId, name: `${r.firstName} ${r.lastName}`.trim() || r.email });
-      byMessage.set(r.messageId, list);
-    }
-  }
-  const files = await attachmentsOf(ctx, 'direct', ids);
-  return rows.map((r) => ({
-    ...r,
-    reactions: byMessage.get(r.id) ?? [],
-    attachments: files.get(r.id) ?? [],
-  }));
+function attachReactions(ctx: AppContext, rows: DirectRow[]) {
+  return reactionsAndFiles(ctx, 'direct', rows);
 }
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A direct message the caller sent or received, with both parties; 404 for anyone else. */
 export async function loadDirectMessageForUser(
@@ -249,7 +210,7 @@ export async function loadDirectMessageForUser(
   messageId: string,
 ): Promise<StoredDirectMessage> {
   const notThere = () => notFound(CHAT_MESSAGES.messageNotFound);
-  if (!UUID_RE.test(messageId)) throw notThere();
+  if (!isMessageId(messageId)) throw notThere();
   const [row] = await ctx.db.select().from(directMessages).where(eq(directMessages.id, messageId)).limit(1);
   if (!row || (row.senderId !== caller.id && row.receiverId !== caller.id)) throw notThere();
   const parties = await ctx.db
@@ -265,71 +226,27 @@ export async function loadDirectMessageForUser(
   };
 }
 
-/** Changes a direct message and gives it the conversation's next rev, in one statement. */
-async function changeDirectMessage(ctx: AppContext, message: StoredDirectMessage, set: SQL) {
-  await ctx.db.execute(sql`
-    with bumped as (
-      update ${directConversations} c set last_rev = c.last_rev + 1
-      from ${directMessages} d where d.id = ${message.id}::uuid and c.id = d.conversation_id
-      returning c.last_rev
-    )
-    update ${directMessages} m set rev = bumped.last_rev, ${set}
-    from bumped where m.id = ${message.id}::uuid`);
-}
-
-export async function editDirectMessage(ctx: AppContext, caller: Party, messageId: string, content: string) {
-  const message = await loadDirectMessageForUser(ctx, caller, messageId);
-  if (message.sender.id !== caller.id) throw forbidden(CHAT_MESSAGES.notYourMessage);
-  if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
-  await changeDirectMessage(
-    ctx,
-    message,
-    sql`content = ${content}, edited_at = ${ctx.now().toISOString()}::timestamptz`,
-  );
-  return loadDirectMessageForUser(ctx, caller, messageId);
-}
-
-/** Only the sender deletes a direct message (there is no admin of a conversation). */
-export async function deleteDirectMessage(ctx: AppContext, caller: Party, messageId: string) {
-  const message = await loadDirectMessageForUser(ctx, caller, messageId);
-  if (message.sender.id !== caller.id) throw forbidden(CHAT_MESSAGES.cannotDelete);
-  if (message.deletedAt) return message;
-  await ctx.db.delete(directMessageReactions).where(eq(directMessageReactions.messageId, messageId));
-  // Its files go too: rows and stored bytes.
-  await deleteFilesOfMessages(ctx, 'direct', [messageId]);
-  await changeDirectMessage(
-    ctx,
-    message,
-    sql`content = '', deleted_at = ${ctx.now().toISOString()}::timestamptz`,
-  );
-  return loadDirectMessageForUser(ctx, caller, messageId);
-}
-
-export async function setDirectReaction(
+/**
+ * A direct message for the messaging core: loaded for one of its two parties (404 otherwise), and
+ * changed with the conversation's next rev in one statement.
+ */
+export function directMessageHandle(
   ctx: AppContext,
   caller: Party,
   messageId: string,
-  emoji: string,
-  on: boolean,
-) {
-  const message = await loadDirectMessageForUser(ctx, caller, messageId);
-  if (message.deletedAt) throw badRequest(CHAT_MESSAGES.messageDeleted);
-  const changed = on
-    ? (await addReactionCapped(ctx.db, directMessageReactions, { messageId, userId: caller.id, emoji }))
-      ? [{ id: messageId }]
-      : []
-    : await ctx.db
-        .delete(directMessageReactions)
-        .where(
-          and(
-            eq(directMessageReactions.messageId, messageId),
-            eq(directMessageReactions.userId, caller.id),
-            eq(directMessageReactions.emoji, emoji),
-          ),
+): MessageHandle<StoredDirectMessage> {
+  return {
+    kind: 'direct',
+    load: () => loadDirectMessageForUser(ctx, caller, messageId),
+    change: async (set) => {
+      await ctx.db.execute(sql`
+        with bumped as (
+          update ${directConversations} c set last_rev = c.last_rev + 1
+          from ${directMessages} d where d.id = ${messageId}::uuid and c.id = d.conversation_id
+          returning c.last_rev
         )
-        .returning({ id: directMessageReactions.messageId });
-  // Nothing changed (a repeated PUT or DELETE): no new rev, nothing to announce.
-  if (changed.length === 0) return { message, changed: false };
-  await changeDirectMessage(ctx, message, sql`edited_at = m.edited_at`);
-  return { message: await loadDirectMessageForUser(ctx, caller, messageId), changed: true };
+        update ${directMessages} m set rev = bumped.last_rev, ${set}
+        from bumped where m.id = ${messageId}::uuid`);
+    },
+  };
 }

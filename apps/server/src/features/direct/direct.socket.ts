@@ -1,29 +1,18 @@
-import {
-  CHAT_MESSAGES,
-  type DirectMessage,
-  DM_EVENTS,
-  DM_NAMESPACE,
-  sendDirectMessagePayload,
-} from '@cohort/shared/chat';
+import { CHAT_MESSAGES, DM_EVENTS, DM_NAMESPACE, sendDirectMessagePayload } from '@cohort/shared/chat';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { messageSendLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
-import { emitMessageCreated } from '../chat/chat.events.ts';
-import { loadRecipientForUser } from './direct.access.ts';
-import { presentDirectMessage } from './direct.presenter.ts';
-import { sendDirectMessage } from './direct.service.ts';
+import { type DirectPublisher, sendDirectMessage } from './direct.actions.ts';
 
 /**
  * `/dm`: every socket sits in its user's room (the spec's `register` is implied by the session and
  * accepted as a no-op). A message is committed, acknowledged, then delivered to both users' rooms:
  * every tab of the sender and of the receiver, on every node.
  */
-export interface DirectRealtime {
+export interface DirectRealtime extends DirectPublisher {
   nsp: Namespace;
-  /** After a commit: a message's new state to every socket of both users. */
-  announceUpdate(message: DirectMessage, userIds: [string, string]): void;
 }
 
 export function registerDirectNamespace(
@@ -33,6 +22,14 @@ export function registerDirectNamespace(
 ): DirectRealtime {
   const nsp = authenticatedNamespace(ctx, io, DM_NAMESPACE);
   const sendLimiter = messageSendLimiter(ctx, options);
+  const realtime: DirectRealtime = {
+    nsp,
+    announceCreated: (message, [a, b]) =>
+      nsp.to([userRoom(a), userRoom(b)]).emit(DM_EVENTS.newMessage, message),
+    /** After a commit: a message's new state to every socket of both users. */
+    announceUpdate: (message, [a, b]) =>
+      nsp.to([userRoom(a), userRoom(b)]).emit(DM_EVENTS.messageUpdated, message),
+  };
 
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
@@ -45,29 +42,14 @@ export function registerDirectNamespace(
       const parsed = sendDirectMessagePayload.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
       try {
-        const receiver = await loadRecipientForUser(ctx, user, parsed.data.receiverEmail);
-        const stored = await sendDirectMessage(ctx, user, receiver, parsed.data);
-        const presented = presentDirectMessage(stored.message);
-        reply({ ok: true, message: presented });
-        if (stored.created) {
-          nsp.to([userRoom(user.id), userRoom(receiver.id)]).emit(DM_EVENTS.newMessage, presented);
-          await emitMessageCreated(ctx, {
-            kind: 'direct',
-            messageId: stored.message.id,
-            senderId: user.id,
-            receiverId: receiver.id,
-            content: stored.message.content,
-          });
-        }
+        await sendDirectMessage(ctx, realtime, user, parsed.data, (presented) =>
+          reply({ ok: true, message: presented }),
+        );
       } catch (err) {
         reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.recipientNotFound) });
       }
     });
   });
 
-  return {
-    nsp,
-    announceUpdate: (message, [a, b]) =>
-      nsp.to([userRoom(a), userRoom(b)]).emit(DM_EVENTS.messageUpdated, message),
-  };
+  return realtime;
 }

@@ -1,7 +1,8 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { directConversations, directMessages, users } from '../../db/schema.ts';
-import { orderedPair } from './direct.access.ts';
+import { directConversations, users } from '../../db/schema.ts';
+import { countUnread } from '../messaging/messaging.unread.access.ts';
+import { orderedPair } from '../workspaces/peers.access.ts';
 
 /**
  * Direct conversations and their unread counts for the reads feature, so it never queries the
@@ -13,8 +14,6 @@ export interface ConversationOfUser {
   lastSeq: number;
   other: { id: string; email: string; firstName: string; lastName: string };
 }
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** Every conversation the user is a party of, by partner e-mail. */
 export async function conversationsOf(ctx: AppContext, userId: string): Promise<ConversationOfUser[]> {
@@ -64,26 +63,11 @@ export async function findPartner(
 }
 
 /** Per conversation: not deleted messages to the reader with seq > afterSeq, at most `cap`. */
-export async function countUnreadInConversations(
+export function countUnreadInConversations(
   ctx: AppContext,
   readerId: string,
   marks: Array<{ conversationId: string; afterSeq: number }>,
   cap: number,
 ): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  if (marks.length === 0) return counts;
-  const values = sql.join(
-    marks.map((m) => sql`(${m.conversationId}::uuid, ${m.afterSeq}::bigint)`),
-    sql`, `,
-  );
-  const result = await ctx.db.execute(sql`
-    select m.id::text as id,
-      (select count(*) from (
-        select 1 from ${directMessages} dm
-        where dm.conversation_id = m.id and dm.seq > m.after and dm.deleted_at is null
-          and dm.sender_id <> ${readerId}::uuid
-        limit ${cap}) s) as n
-    from (values ${values}) as m(id, after)`);
-  for (const row of rowsOf<{ id: string; n: number | string }>(result)) counts.set(row.id, Number(row.n));
-  return counts;
+  return countUnread(ctx, 'direct', readerId, marks, cap);
 }

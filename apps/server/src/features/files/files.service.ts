@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { files } from '../../db/schema.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { loadRecipientForUser, orderedPair } from '../direct/direct.access.ts';
+import { loadRecipientForUser, orderedPair } from '../workspaces/peers.access.ts';
 import { isUuid, loadChannelForUser } from '../workspaces/workspaces.access.ts';
 import { roleCan } from '../workspaces/workspaces.policy.ts';
 import { removeStoredBytes } from './files.access.ts';

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { findUserByEmail } from '../direct/direct.access.ts';
+import { findUserByEmail } from '../workspaces/peers.access.ts';
 import {
   listWorkspaceUsers,
   loadWorkspaceForUser,

@@ -6,13 +6,13 @@ import { readMarks } from '../../db/schema.ts';
 import type { AppEvents } from '../../events/event-bus.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { countUnreadInChannels } from '../chat/chat.unread.access.ts';
-import { loadRecipientForUser, type Party } from '../direct/direct.access.ts';
 import {
   type ConversationOfUser,
   conversationsOf,
   countUnreadInConversations,
   findPartner,
 } from '../direct/direct.unread.access.ts';
+import { loadRecipientForUser, type Party } from '../workspaces/peers.access.ts';
 import { presentChannelRead, presentDirectRead } from './reads.presenter.ts';
 import type { ReadsRealtime } from './reads.socket.ts';
 

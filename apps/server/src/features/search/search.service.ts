@@ -2,7 +2,6 @@ import { type ParsedSearch, SEARCH_GROUP_LIMIT, SEARCH_MESSAGES } from '@cohort/
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import {
-  channelMembers,
   channelMessages,
   channels,
   directConversations,
@@ -15,7 +14,7 @@ import {
   workspaces,
 } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { type Caller, twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
+import { type Caller, channelVisibleSql, twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
 
 /**
  * Search reads the indexed content of chat, direct messages, workspaces and tasks, read-only (see
@@ -216,8 +215,7 @@ export async function searchMessages(
   // The channels the caller may read: the rule of loadChannelForUser, as a set.
   const readable = sql`select c.id from ${channels} c
     join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id and wm.user_id = ${me}
-    where (not c.is_private or exists (
-      select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${me}))
+    where ${channelVisibleSql('c', me)}
       and ${twoFactorAdmitsSql(sql`c.workspace_id`, me)}
     ${query.in ? sql`and lower(c.name) = lower(${query.in})` : sql``}`;
 
@@ -342,8 +340,7 @@ export async function searchChannels(
     from ${channels} c
     join ${workspaces} w on w.id = c.workspace_id
     join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id and wm.user_id = ${me}
-    where (not c.is_private or exists (
-        select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = ${me}))
+    where ${channelVisibleSql('c', me)}
       and ${twoFactorAdmitsSql(sql`c.workspace_id`, me)}
       and ${allWords(words, (p) => sql`(c.name ilike ${p} or c.description ilike ${p})`)}
     order by lower(c.name), c.id

@@ -60,6 +60,17 @@ export const twoFactorAdmitsSql = (workspaceId: SQL, userId: SQL) => sql`(
   or exists (select 1 from ${users} u2 where u2.id = ${userId} and u2.totp_enabled_at is not null))`;
 
 /**
+ * The privacy rule of `canReadChannel` as an SQL condition on the channel aliased `channel` (a
+ * literal alias of the query, e.g. 'c'): public, or the user is listed in it. Workspace membership
+ * and `twoFactorAdmitsSql` are the query's own joins and conditions, composed around it.
+ */
+export const channelVisibleSql = (channel: 'c', userId: SQL) => {
+  const c = sql.raw(channel);
+  return sql`(not ${c}.is_private or exists (
+    select 1 from ${channelMembers} cm where cm.channel_id = ${c}.id and cm.user_id = ${userId}))`;
+};
+
+/**
  * The workspace named `workspaceNameOrId` (its name in any case, or its id) with the caller's role,
  * or 404 when it does not exist or the caller is not a member.
  */

@@ -3,9 +3,12 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
-import { sharesWorkspace } from '../workspaces/workspaces.access.ts';
+import { sharesWorkspace } from './workspaces.access.ts';
 
-/** Who may write to whom (used by direct messages and by files shared in a direct conversation). */
+/**
+ * Who may write to whom: people who share a workspace. Used by direct messages and by files shared in
+ * a direct conversation (and presence), so that neither depends on the other.
+ */
 
 export interface Party {
   id: string;
