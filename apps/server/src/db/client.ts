@@ -38,6 +38,10 @@ export async function openDatabase(opts: {
     // An idle client dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err));
+    // A client checked out between two statements of a transaction emits 'error' on itself when the
+    // connection drops, and no pool listener sees it: without this it would crash the process. The
+    // transaction's next statement fails (a 503 to the caller) and the pool discards the client.
+    pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     await withMigrationLock(pool, () => migratePg(db as never, { migrationsFolder }));
     return {

@@ -21,7 +21,7 @@ import {
   taskNotificationsForFeed,
   unreadTaskNotificationCount,
 } from '../tasks/tasks.access.ts';
-import { twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
+import { channelVisibleSql, twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
 
 export interface Person {
   id: string;
@@ -89,9 +89,7 @@ async function channelRecipients(
     join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id
     join ${users} u on u.id = wm.user_id
     where c.id = ${event.channelId}::uuid and u.id <> ${event.senderId}::uuid
-      and (not c.is_private or exists (
-        select 1 from ${channelMembers} cm where cm.channel_id = c.id and cm.user_id = u.id
-      ))
+      and ${channelVisibleSql('c', sql`u.id`)}
       and (${narrow})`);
   const readers = rowsOf<{ id: string; email: string; follower: boolean }>(result);
   const muted = await mutedUserIds(
