@@ -1,8 +1,8 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
+import { roleCan, WORKSPACE_PERMISSIONS } from '@cohort/shared/permissions';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../http/errors.ts';
 import { type Caller, type ChannelAccess, loadChannelForUser } from '../workspaces/workspaces.access.ts';
-import { roleCan, WORKSPACE_PERMISSIONS } from '../workspaces/workspaces.policy.ts';
 
 /**
  * Reading a channel's messages is reading the channel (404 otherwise, private channels included,

@@ -1,3 +1,4 @@
+import { roleCan } from '@cohort/shared/permissions';
 import { type addMemberBody, WORKSPACE_MESSAGES, type WorkspaceRole } from '@cohort/shared/workspaces';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -15,7 +16,6 @@ import { type Inviter, inviteMember } from './invitations.service.ts';
 import { type Caller, isUuid, type WorkspaceRow } from './workspaces.access.ts';
 import { emitMembershipEvent } from './workspaces.events.ts';
 import { lockWorkspace, type Tx } from './workspaces.lock.ts';
-import { roleCan } from './workspaces.policy.ts';
 
 /**
  * Workspace members: who is in a workspace (and, for admins, who is invited), adding one (an

@@ -1,16 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { roleCan, WORKSPACE_PERMISSIONS, type WorkspaceAction } from '@cohort/shared/permissions';
 import { WORKSPACE_ROLES } from '@cohort/shared/workspaces';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../http/errors.ts';
-import {
-  authorize,
-  canEditChannel,
-  canReadChannel,
-  roleCan,
-  WORKSPACE_PERMISSIONS,
-  type WorkspaceAction,
-} from './workspaces.policy.ts';
+import { authorize, canEditChannel, canReadChannel } from './workspaces.policy.ts';
 
 const doc = readFileSync(
   fileURLToPath(new URL('../../../../../docs/permissions.md', import.meta.url)),

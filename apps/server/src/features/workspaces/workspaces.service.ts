@@ -1,3 +1,4 @@
+import { roleCan } from '@cohort/shared/permissions';
 import {
   type createWorkspaceBody,
   type updateWorkspaceBody,
@@ -30,7 +31,6 @@ import {
 } from './workspaces.access.ts';
 import { emitMembershipEvent } from './workspaces.events.ts';
 import { lockWorkspace, type Tx } from './workspaces.lock.ts';
-import { roleCan } from './workspaces.policy.ts';
 
 type CreateWorkspaceData = z.output<typeof createWorkspaceBody>;
 type UpdateWorkspaceData = z.output<typeof updateWorkspaceBody>;

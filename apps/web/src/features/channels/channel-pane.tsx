@@ -1,5 +1,6 @@
 import type { PublicUser } from '@cohort/shared/accounts';
 import type { ChannelMessage } from '@cohort/shared/chat';
+import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell, BellOff, Lock, Sparkles, Video } from 'lucide-react';
@@ -217,7 +218,7 @@ function ChannelConversation({
             <MessageActions
               own={own}
               canEdit={own}
-              canDelete={own || role === 'admin'}
+              canDelete={own || (role !== undefined && roleCan(role, 'manageChannels'))}
               onReact={(emoji) => {
                 const mine = message.reactions
                   .find((r) => r.emoji === emoji)

@@ -1,3 +1,4 @@
+import { roleCan } from '@cohort/shared/permissions';
 import { PROJECT_MESSAGES, type Project, parseRepositoryUrl } from '@cohort/shared/projects';
 import type { WorkspaceDetail } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
@@ -13,7 +14,7 @@ import { ProjectPane } from './project-pane.tsx';
 import { projectsQuery, useAddProject, workspaceUsersQuery } from './projects.queries.ts';
 
 /** Linking repositories and assigning items: editors and admins (the server's policy decides). */
-const canEdit = (role: WorkspaceDetail['role']) => role === 'editor' || role === 'admin';
+const canEdit = (role: WorkspaceDetail['role']) => roleCan(role, 'assignItem');
 
 /** /workspace/{workspaceId}/projects (SPEC §2 "Project Manager"). */
 export default function ProjectsPage() {

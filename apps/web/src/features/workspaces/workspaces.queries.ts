@@ -1,4 +1,5 @@
 import type { WorkspaceInvitation } from '@cohort/shared/invitations';
+import { roleCan } from '@cohort/shared/permissions';
 import type {
   AddMemberBody,
   Channel,
@@ -52,8 +53,9 @@ export const workspaceInvitationsQuery = (name: string) =>
   });
 
 /** What each role may do in the interface; the server's policy table is the authority. */
-export const canCreateChannel = (role: WorkspaceRole) => role === 'editor' || role === 'admin';
-export const canManageMembers = (role: WorkspaceRole) => role === 'admin';
+// The server's permission table (packages/shared/src/permissions.ts) decides what is offered.
+export const canCreateChannel = (role: WorkspaceRole) => roleCan(role, 'createChannel');
+export const canManageMembers = (role: WorkspaceRole) => roleCan(role, 'manageMembers');
 
 export function useCreateWorkspace() {
   const queryClient = useQueryClient();
