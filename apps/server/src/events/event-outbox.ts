@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { PollingDrainer } from '../db/polling-drainer.ts';
 import { eventOutbox } from '../db/schema.ts';
 import type { AppEvents } from './event-bus.ts';
 
@@ -46,44 +47,16 @@ interface Claimed {
  * right after commit (`deliver`); a timer picks up rows left behind by a node that died. Claims are
  * atomic (FOR UPDATE SKIP LOCKED plus locked_until), like the mail outbox (features/mail).
  */
-export class EventOutbox {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-
+export class EventOutbox extends PollingDrainer {
   constructor(
     private readonly ctx: AppContext,
     private readonly opts: EventOutboxOptions = {},
-  ) {}
+  ) {
+    super(ctx.log, 'event outbox', BATCH);
+  }
 
   start() {
-    const pollMs = this.opts.pollMs ?? 5000;
-    if (pollMs > 0) {
-      this.timer = setInterval(() => this.wake(), pollMs);
-      this.timer.unref();
-    }
-    this.wake();
-    return this;
-  }
-
-  /** Looks for orphaned rows now, without waiting for the next poll. */
-  wake() {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  /** Stops polling and waits for a drain in flight (before the database closes). */
-  async stop() {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    return this.startPolling(this.opts.pollMs ?? 5000);
   }
 
   /** Delivers the row of this event written by this node's commit (unless another node claimed it). */
@@ -102,18 +75,6 @@ export class EventOutbox {
     );
     for (const row of claimed) await this.publish(row);
     return claimed.length;
-  }
-
-  private async loop() {
-    do {
-      this.again = false;
-      try {
-        while (!this.stopped && (await this.drain()) === BATCH) {}
-      } catch (err) {
-        // The database may be briefly away; the next poll tries again.
-        this.ctx.log.warn({ err }, 'event outbox drain failed');
-      }
-    } while (this.again && !this.stopped);
   }
 
   private async claim(where: ReturnType<typeof sql>): Promise<Claimed[]> {

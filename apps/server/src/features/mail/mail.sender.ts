@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppContext } from '../../context.ts';
+import { PollingDrainer } from '../../db/polling-drainer.ts';
 import { mailOutbox } from '../../db/schema.ts';
 
 /** Tries per mail; between them these pauses (a mail is then `failed` and its bodies dropped). */
@@ -32,18 +33,15 @@ interface ClaimedMail {
  * through SMTP_URL or, without it, writes each as an .eml file under DATA_DIR/outbox, and records the
  * outcome. A failed send is retried with backoff; it never reaches the request that queued the mail.
  */
-export class MailSender {
+export class MailSender extends PollingDrainer {
   private readonly transport: Transporter;
   private readonly toFiles: boolean;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly opts: MailSenderOptions = {},
   ) {
+    super(ctx.log, 'mail outbox', BATCH);
     const url = ctx.config.SMTP_URL;
     this.toFiles = url === undefined;
     this.transport = url
@@ -64,44 +62,12 @@ export class MailSender {
   }
 
   start() {
-    const pollMs = this.opts.pollMs ?? 3000;
-    if (pollMs > 0) {
-      this.timer = setInterval(() => this.wake(), pollMs);
-      this.timer.unref();
-    }
-    this.wake();
-    return this;
+    return this.startPolling(this.opts.pollMs ?? 3000);
   }
 
-  /** Sends what is due now, without waiting for the next poll (called after a commit that queued mail). */
-  wake() {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  private async loop() {
-    do {
-      this.again = false;
-      try {
-        while (!this.stopped && (await this.drain()) === BATCH) {}
-      } catch (err) {
-        // The database may be briefly away; the next poll tries again.
-        this.ctx.log.warn({ err }, 'mail outbox drain failed');
-      }
-    } while (this.again && !this.stopped);
-  }
-
-  /** Stops polling and waits for a drain in flight (before the database closes). */
-  async stop() {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+  /** Stops polling, waits for a send in flight, and closes the SMTP connection. */
+  override async stop() {
+    await super.stop();
     this.transport.close();
   }
 
