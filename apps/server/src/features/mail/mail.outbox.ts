@@ -1,3 +1,4 @@
+import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 
@@ -25,4 +26,17 @@ export async function queueMail(db: Db | Tx, mail: OutgoingMail): Promise<void> 
     textBody: mail.text,
     htmlBody: mail.html,
   });
+}
+
+/** The newest outbox rows (with `status`, only those), for the operators' view. */
+export function recentMail(
+  db: Db,
+  query: { status?: 'pending' | 'sent' | 'failed' | undefined; limit: number },
+) {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(query.status ? eq(mailOutbox.status, query.status) : undefined)
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(query.limit);
 }

@@ -1,10 +1,9 @@
 import { apiError } from '@cohort/shared/errors';
 import { adminMailQuery, adminMailResponse } from '@cohort/shared/mail';
-import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { mailOutbox } from '../../db/schema.ts';
 import { requireUser } from '../../http/session.ts';
+import { recentMail } from './mail.outbox.ts';
 import { authorizeOperator } from './mail.policy.ts';
 import { presentOutboxRow } from './mail.presenter.ts';
 
@@ -24,13 +23,7 @@ export const mailRoutes =
       async (request) => {
         const user = await requireUser(ctx, request);
         authorizeOperator(ctx.config, user);
-        const { status, limit } = request.query;
-        const rows = await ctx.db
-          .select()
-          .from(mailOutbox)
-          .where(status ? eq(mailOutbox.status, status) : undefined)
-          .orderBy(desc(mailOutbox.createdAt))
-          .limit(limit);
+        const rows = await recentMail(ctx.db, request.query);
         return { mail: rows.map(presentOutboxRow) };
       },
     );
