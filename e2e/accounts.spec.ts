@@ -122,6 +122,8 @@ test('sign up, open the link from the captured e-mail, and the address is verifi
 
   // Signed in but unverified: the banner is on every page, and it can send the link again.
   await page.getByRole('link', { name: 'Log in to get started' }).click();
+  // The lazily loaded login page replaces a form with the same field names: wait for it.
+  await expect(page.getByRole('heading', { name: 'Log in to Cohort' })).toBeVisible();
   await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
