@@ -12,7 +12,9 @@ describe('names', () => {
     expect(displayName({ firstName: 'Ada', lastName: '', email: 'ada@example.com' })).toBe('Ada');
     expect(displayName({ name: 'Grace Hopper', email: 'g@example.com' })).toBe('Grace Hopper');
     expect(displayName({ firstName: ' ', lastName: '', email: 'grace@example.com' })).toBe('grace');
+    expect(displayName({ name: '   ', email: 'bob@example.com' })).toBe('bob');
     expect(displayName({ email: '' })).toBe('unknown');
+    expect(displayName({ email: '@example.com' })).toBe('unknown');
     expect(displayName(null)).toBe('unknown');
   });
 });

@@ -19,6 +19,7 @@ import {
   VIDEO_NAMESPACE,
   videoCandidatePayload,
 } from '@cohort/shared/calls';
+import { displayName } from '@cohort/shared/names';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -263,7 +264,7 @@ const meshRoomName = (room: string) => `mesh:${room}`;
 const participantOf = (socketId: string, data: Partial<MeshSocketData>): MeshParticipant => ({
   id: socketId,
   email: data.user?.email ?? '',
-  name: `${data.user?.firstName ?? ''} ${data.user?.lastName ?? ''}`.trim(),
+  name: displayName(data.user),
 });
 
 /**

@@ -1,4 +1,5 @@
 import type { ChannelMessage } from '@cohort/shared/chat';
+import { displayName } from '@cohort/shared/names';
 import { presentReactions } from '../messaging/messaging.presenter.ts';
 import type { StoredChannelMessage } from './chat.service.ts';
 
@@ -16,7 +17,7 @@ export function presentChannelMessage(m: StoredChannelMessage): ChannelMessage {
     sender: {
       _id: m.sender.id,
       email: m.sender.email,
-      name: `${m.sender.firstName} ${m.sender.lastName}`.trim(),
+      name: displayName(m.sender),
     },
     rev: m.rev,
     editedAt: m.editedAt?.toISOString() ?? null,

@@ -1,5 +1,6 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
+import { displayName } from '@cohort/shared/names';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
@@ -47,13 +48,6 @@ export interface MessageHandle<M extends CoreMessage> {
 const reactionTable = (kind: MessageKind) =>
   kind === 'channel' ? channelMessageReactions : directMessageReactions;
 
-/** How a reacting person is named: channels fall back to the e-mail's local part, direct messages to the e-mail. */
-export const reactorName = (kind: MessageKind, u: { firstName: string; lastName: string; email: string }) => {
-  const full = `${u.firstName} ${u.lastName}`.trim();
-  if (kind === 'direct') return full || u.email;
-  return full || u.email.split('@')[0] || u.email;
-};
-
 /**
  * Each message's reactions (who reacted, in reaction order) and files: two queries at once, pool
  * permitting. Deleted messages have neither (deleting removed them), so they are not asked for.
@@ -91,7 +85,7 @@ export async function reactionsAndFiles<R extends { id: string; deletedAt: Date 
       entry = { emoji: r.emoji, users: [] };
       list.push(entry);
     }
-    entry.users.push({ id: r.userId, name: reactorName(kind, r) });
+    entry.users.push({ id: r.userId, name: displayName(r) });
     byMessage.set(r.messageId, list);
   }
   return rows.map((r) => ({

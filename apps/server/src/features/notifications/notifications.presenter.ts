@@ -1,11 +1,11 @@
+import { displayName } from '@cohort/shared/names';
 import { excerptOf, type Notification } from '@cohort/shared/notifications';
 import type { TaskNotificationFeedRow } from '../tasks/tasks.access.ts';
 import type { FeedItem, MessageNotificationView, Person } from './notifications.service.ts';
 
 /** The only shape a notification (message or task) leaves the server in, over HTTP and sockets. */
 
-const presentActor = (p: Person | null) =>
-  p ? { _id: p.id, email: p.email, name: `${p.firstName} ${p.lastName}`.trim() || p.email } : null;
+const presentActor = (p: Person | null) => (p ? { _id: p.id, email: p.email, name: displayName(p) } : null);
 
 /** Where the web app opens it: the message in its channel (and thread), the DM, the invitation, or the task. */
 function linkOf(v: MessageNotificationView): string {

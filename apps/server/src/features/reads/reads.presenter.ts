@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type { ChannelUnread, DirectUnread } from '@cohort/shared/reads';
 import type { ChannelReadState, DirectReadState } from './reads.service.ts';
 
@@ -14,10 +15,9 @@ export function presentChannelRead(s: ChannelReadState): ChannelUnread {
 }
 
 export function presentDirectRead(s: DirectReadState): DirectUnread {
-  const name = `${s.other.firstName} ${s.other.lastName}`.trim();
   return {
     email: s.other.email,
-    name: name || s.other.email,
+    name: displayName(s.other),
     lastReadSeq: s.lastReadSeq,
     lastSeq: s.lastSeq,
     unread: s.unread,

@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import {
   highlightWords,
   type ParsedSearch,
@@ -13,11 +14,10 @@ import {
   type TaskHitRow,
 } from './search.service.ts';
 
-const nameOf = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();
 const person = (p: { id: string; email: string; firstName: string; lastName: string }) => ({
   _id: p.id,
   email: p.email,
-  name: nameOf(p),
+  name: displayName(p),
 });
 
 /** Highlighted text as segments: the client renders `match` pieces in <mark>, never as HTML. */
@@ -93,7 +93,7 @@ export function presentSearchResults(
     })),
     people: found.people.map((p) => ({
       _id: p.id,
-      name: highlightWords(nameOf(p), words),
+      name: highlightWords(displayName(p), words),
       email: highlightWords(p.email, words),
     })),
   };

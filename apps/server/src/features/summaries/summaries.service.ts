@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type {
   ChannelSummary,
   SummarizeBody,
@@ -19,9 +20,6 @@ interface Cached extends SummaryResult {
   participants: SummaryParticipant[];
 }
 
-/** "First Last", or the e-mail before the @ (SPEC §3 display-name fallback). */
-const fullName = (s: WindowMessage['sender']) => `${s.firstName} ${s.lastName}`.trim();
-
 /**
  * The names the summary cites, one per sender; two senders with the same name are told apart by
  * their e-mails. Only senders of the window are named.
@@ -29,7 +27,7 @@ const fullName = (s: WindowMessage['sender']) => `${s.firstName} ${s.lastName}`.
 function citedNames(messages: WindowMessage[]): Map<string, string> {
   const byId = new Map<string, WindowMessage['sender']>();
   for (const m of messages) byId.set(m.sender.id, m.sender);
-  const base = new Map([...byId].map(([id, s]) => [id, fullName(s) || s.email.split('@')[0] || s.email]));
+  const base = new Map([...byId].map(([id, s]) => [id, displayName(s)]));
   const uses = new Map<string, number>();
   for (const name of base.values()) uses.set(name, (uses.get(name) ?? 0) + 1);
   return new Map(
@@ -84,7 +82,7 @@ export class SummariesService {
     const participants = [...new Map(rows.map((m) => [m.sender.id, m.sender])).values()].map((s) => ({
       _id: s.id,
       email: s.email,
-      name: fullName(s),
+      name: displayName(s),
     }));
     const entry: Cached = { ...result, participants };
     // A fallback answer is not kept: the next request gives the model another chance.

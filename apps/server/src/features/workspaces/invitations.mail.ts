@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type { WorkspaceRole } from '@cohort/shared/workspaces';
 import type { AppContext } from '../../context.ts';
 import { appLink, composeMail } from '../mail/mail.compose.ts';
@@ -28,7 +29,7 @@ export function invitationMail(
     expiresAt: Date;
   },
 ): OutgoingMail {
-  const name = `${input.inviter.firstName} ${input.inviter.lastName}`.trim() || input.inviter.email;
+  const name = displayName(input.inviter);
   return composeMail({
     kind: 'invitation',
     to: input.to,

@@ -1,12 +1,12 @@
 import type { AcceptInvitationResponse, MyInvitation, WorkspaceInvitation } from '@cohort/shared/invitations';
+import { displayName } from '@cohort/shared/names';
 import type { WorkspaceRole } from '@cohort/shared/workspaces';
 import type { MyInvitationView, Person, WorkspaceInvitationView } from './invitations.service.ts';
 import type { WorkspaceRow } from './workspaces.access.ts';
 
 /** The only shapes in which invitations leave the server. */
 
-const presentPerson = (p: Person | null) =>
-  p ? { name: `${p.firstName} ${p.lastName}`.trim() || p.email, email: p.email } : null;
+const presentPerson = (p: Person | null) => (p ? { name: displayName(p), email: p.email } : null);
 
 export function presentMyInvitation(v: MyInvitationView): MyInvitation {
   return {

@@ -1,5 +1,6 @@
 import type { PublicUser } from '@cohort/shared/accounts';
 import type { ChannelMessage } from '@cohort/shared/chat';
+import { displayName } from '@cohort/shared/names';
 import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -32,7 +33,6 @@ import {
   setChannelMuted,
 } from '../reads/reads.public.ts';
 import { membersQuery } from '../workspaces/workspaces.public.ts';
-import { displayName } from './display-name.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';
 import { typingText } from './typing.ts';
@@ -170,7 +170,7 @@ function ChannelConversation({
     () =>
       (members.data ?? []).flatMap((m) =>
         m._id && m._id !== me._id && m.status !== 'invited'
-          ? [{ id: m._id, name: `${m.firstName} ${m.lastName}`.trim() || m.email, email: m.email }]
+          ? [{ id: m._id, name: displayName(m), email: m.email }]
           : [],
       ),
     [members.data, me._id],
@@ -179,7 +179,7 @@ function ChannelConversation({
   const typingNames = chat.typingUsers.map((user) => {
     const member = members.data?.find((m) => m._id === user.userId);
     if (member) {
-      return displayName({ name: `${member.firstName} ${member.lastName}`, email: member.email });
+      return displayName(member);
     }
     const known = state.messages.findLast((m) => m.sender._id === user.userId)?.sender;
     return displayName(known ?? { email: user.email });

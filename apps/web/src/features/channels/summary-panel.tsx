@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import {
   type ChannelSummary,
   DEFAULT_SUMMARY_TIMEFRAME,
@@ -10,7 +11,6 @@ import { Sparkles, X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { ApiError, api } from '../../lib/api.ts';
-import { displayName } from './display-name.ts';
 
 interface SummaryPanelProps {
   workspaceName: string;

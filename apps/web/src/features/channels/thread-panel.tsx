@@ -1,4 +1,5 @@
 import { type ChannelMessage, channelMessageList } from '@cohort/shared/chat';
+import { displayName } from '@cohort/shared/names';
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useMemo } from 'react';
@@ -7,7 +8,6 @@ import type { MentionCandidate } from '../../components/composer/mentions.ts';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { api } from '../../lib/api.ts';
 import { timeLabel } from '../../lib/chat-time.ts';
-import { displayName } from './display-name.ts';
 import { channelMessagesPath } from './use-channel-chat.ts';
 
 export const THREAD_PANEL_ID = 'thread-panel';

@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import {
   NOTIFICATION_EVENTS,
   NOTIFICATIONS_NAMESPACE,
@@ -43,9 +44,7 @@ const fromTask = (n: TaskNotificationEvent): DesktopNotice => ({
   id: n._id,
   title: describe({
     kind: n.kind,
-    actor: n.actor
-      ? { _id: '', email: n.actor.email, name: `${n.actor.firstName} ${n.actor.lastName}`.trim() }
-      : null,
+    actor: n.actor ? { _id: '', email: n.actor.email, name: displayName(n.actor) } : null,
   }),
   body: n.task.title,
   link: `/tasks/${n.task._id}`,

@@ -1,4 +1,5 @@
 import type { PublicUser } from '@cohort/shared/accounts';
+import { fullName } from '@cohort/shared/names';
 import { type ProfileResponse, type UpdateProfileBody, updateProfileBody } from '@cohort/shared/workspaces';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, LoaderCircle, Pencil } from 'lucide-react';
@@ -124,7 +125,7 @@ export default function ProfilePage() {
 
 function PersonalInformation({ user }: { user: ProfileUser }) {
   const rows = [
-    { label: 'Name', value: `${user.firstName} ${user.lastName}`.trim() || 'Not specified' },
+    { label: 'Name', value: fullName(user) || 'Not specified' },
     { label: 'E-mail', value: user.email },
     { label: 'Role', value: user.role || 'Not specified' },
     { label: 'Phone', value: user.phone || 'Not specified' },

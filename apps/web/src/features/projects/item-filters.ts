@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type { ProjectItem, WorkspaceUser } from '@cohort/shared/projects';
 
 /** The filters above a tab's items: state, assignee and a title search. */
@@ -21,8 +22,7 @@ export function filterItems(items: ProjectItem[], filters: ItemFilters): Project
   );
 }
 
-export const fullName = (user: Pick<WorkspaceUser, 'firstName' | 'lastName' | 'email'>) =>
-  `${user.firstName} ${user.lastName}`.trim() || user.email;
+export const fullName = (user: Pick<WorkspaceUser, 'firstName' | 'lastName' | 'email'>) => displayName(user);
 
 /** The spec's state colours: open green, merged purple, anything else red. */
 export function stateTone(state: ProjectItem['state']) {

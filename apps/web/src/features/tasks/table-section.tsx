@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type { Task } from '@cohort/shared/tasks';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp } from 'lucide-react';
@@ -23,8 +24,7 @@ interface Row {
   assigned: string;
 }
 
-const assignedText = (task: Task) =>
-  task.assignedTo.map((p) => `${p.firstName} ${p.lastName}`.trim() || p.email).join(', ') || 'Unassigned';
+const assignedText = (task: Task) => task.assignedTo.map((p) => displayName(p)).join(', ') || 'Unassigned';
 
 function compareRows(a: Row, b: Row, column: Column) {
   switch (column) {

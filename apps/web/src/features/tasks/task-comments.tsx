@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { type KeyboardEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
@@ -54,9 +55,7 @@ export function Comments({ task }: { task: TaskDetail }) {
         {[...task.comments].reverse().map((comment) => (
           <li key={comment._id} className="rounded-lg bg-slate-50 p-2 text-sm dark:bg-slate-800">
             <p className="text-xs text-slate-600 dark:text-slate-400">
-              <strong className="text-slate-900 dark:text-slate-100">
-                {`${comment.user.firstName} ${comment.user.lastName}`.trim() || comment.user.email}
-              </strong>{' '}
+              <strong className="text-slate-900 dark:text-slate-100">{displayName(comment.user)}</strong>{' '}
               <time dateTime={comment.time}>{new Date(comment.time).toLocaleString()}</time>
             </p>
             <p className="mt-1 whitespace-pre-wrap break-words text-slate-800 dark:text-slate-200">

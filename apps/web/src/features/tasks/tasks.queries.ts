@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type {
   ReadAllTaskNotificationsResponse,
   Task,
@@ -178,8 +179,7 @@ export interface Colleague {
   lastName: string;
 }
 
-export const personName = (p: { firstName: string; lastName: string; email: string }) =>
-  `${p.firstName} ${p.lastName}`.trim() || p.email;
+export const personName = (p: { firstName: string; lastName: string; email: string }) => displayName(p);
 
 /** Everyone who shares a workspace with the caller (active members, the caller excluded), by name. */
 export const colleaguesQuery = (myId: string | undefined) =>

@@ -1,3 +1,4 @@
+import { displayName } from '@cohort/shared/names';
 import type { Channel, WorkspaceDetail } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
 import { BellOff, FolderGit2, Hash, Lock, LogOut, MessagesSquare, Settings } from 'lucide-react';
@@ -299,7 +300,7 @@ function PeopleList({ workspaceName }: { workspaceName: string }) {
       </h2>
       <ul className="space-y-0.5">
         {people.map((m) => {
-          const name = `${m.firstName} ${m.lastName}`.trim() || m.email;
+          const name = displayName(m);
           return (
             <li key={m._id} className="flex items-center gap-2 px-2.5 py-1 text-sm text-slate-800">
               <PersonDot userId={m._id as string} />

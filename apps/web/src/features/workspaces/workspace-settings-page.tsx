@@ -1,5 +1,6 @@
 import { emailSchema } from '@cohort/shared/accounts';
 import { formatBytes, type StorageUsage } from '@cohort/shared/files';
+import { fullName } from '@cohort/shared/names';
 import type { MemberListItem, WorkspaceDetail, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, UserPlus } from 'lucide-react';
@@ -217,7 +218,7 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
               {members.data
                 .filter((member) => member.status === 'active')
                 .map((member) => {
-                  const name = `${member.firstName} ${member.lastName}`.trim();
+                  const name = fullName(member);
                   const isMe = member._id !== null && member._id === me.data?._id;
                   return (
                     <tr key={member._id ?? `invite:${member.email}`}>
