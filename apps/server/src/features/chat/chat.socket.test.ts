@@ -87,7 +87,7 @@ describe('/chat delivery', () => {
     expect(await join(a)).toEqual({ ok: true });
     expect(await join(v)).toEqual({ ok: true });
     expect(await join(o)).toEqual({ ok: false, message: CHAT_MESSAGES.channelNotFound });
-    const outsiderSaw = collect(o, CHAT_EVENTS.newMessage);
+    const outsiderSaw = collect<ChannelMessage>(o, CHAT_EVENTS.newMessage);
 
     const delivered = next<ChannelMessage>(v, CHAT_EVENTS.newMessage);
     const echoed = next<ChannelMessage>(a, CHAT_EVENTS.newMessage);

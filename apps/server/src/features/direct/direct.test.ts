@@ -65,7 +65,7 @@ describe('/dm', () => {
   it('delivers to every tab of both parties and to nobody else', async () => {
     const [a1, a2, b, c] = await Promise.all([dm(alice), dm(alice), dm(bob), dm(carol)]);
     expect(await request(a1, DM_EVENTS.register, alice.email)).toEqual({ ok: true });
-    const carolSaw = collect(c, DM_EVENTS.newMessage);
+    const carolSaw = collect<DirectMessage>(c, DM_EVENTS.newMessage);
     const toBob = next<DirectMessage>(b, DM_EVENTS.newMessage);
     const otherTab = next<DirectMessage>(a2, DM_EVENTS.newMessage);
     const ack = await send(a1, bob.email.toUpperCase(), ' hi Bob ', { senderEmail: carol.email });
