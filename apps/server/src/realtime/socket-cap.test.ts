@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { baseUrl, openSocket, sleep } from '../features/chat/chat.test-helpers.ts';
+import { baseUrl, eventually, openSocket } from '../features/chat/chat.test-helpers.ts';
 import { MAX_SOCKETS_PER_USER, TOO_MANY_CONNECTIONS } from './socket-server.ts';
 
 let t: TestApp;
@@ -29,8 +29,10 @@ describe('sockets per user', () => {
       open.push(await openSocket(url, CHAT_NAMESPACE, other.token));
       open.push(await openSocket(url, '/dm', user.token));
       // A closed tab frees its place.
+      const closing = first[0]?.id ?? '';
       first[0]?.close();
-      await sleep(100);
+      // Wait for the server to see the close (not a fixed delay).
+      await eventually(() => !t.io.of(CHAT_NAMESPACE).sockets.has(closing));
       open.push(await openSocket(url, CHAT_NAMESPACE, user.token));
     } finally {
       for (const s of open) s.close();

@@ -1090,9 +1090,16 @@ describe("a removed member's sockets, opened while they were a member", () => {
     const observer = await socketOf('/chat', 'admin');
     expect(await ack(observer, 'joinChannel', ref(s.open))).toBe('ok');
     const socket = s.removedSockets['/chat'] as Socket;
-    const seen = arrives(observer, 'userTyping', (e) => e.userId === s.people.removed.id);
+    const seen = collectTyping(observer);
     socket.emit('typing', { ...ref(s.open), isTyping: true });
-    expect(await seen).toBe(false);
+    await typingHandled(socket, observer);
+    // Positive control: a member's typing in the same room reaches the same listener.
+    const member = await socketOf('/chat', 'editor');
+    expect(await ack(member, 'joinChannel', ref(s.open))).toBe('ok');
+    member.emit('typing', { ...ref(s.open), isTyping: true });
+    await until(() => seen.some((e) => e.userId === s.people.editor.id));
+    member.emit('typing', { ...ref(s.open), isTyping: false });
+    expect(seen.filter((e) => e.userId === s.people.removed.id)).toEqual([]);
   });
 });
 
@@ -1209,26 +1216,32 @@ async function ack(socket: Socket, event: string, payload: unknown): Promise<Out
   return answer.reason ?? (typeof answer.message === 'string' ? answer.message : JSON.stringify(answer));
 }
 
-/** Whether `event` reaches `socket` within `ms` (matching `accept`). */
-function arrives(
-  socket: Socket,
-  event: string,
-  accept: (payload: Partial<UserTypingEvent>) => boolean,
-  ms = 400,
-): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      socket.off(event, listener);
-      resolve(false);
-    }, ms);
-    const listener = (payload: Partial<UserTypingEvent>) => {
-      if (!accept(payload)) return;
-      clearTimeout(timer);
-      socket.off(event, listener);
-      resolve(true);
-    };
-    socket.on(event, listener);
-  });
+/** Every `userTyping` that reaches `socket` from now on (the listener stays for the socket's life). */
+function collectTyping(socket: Socket): Partial<UserTypingEvent>[] {
+  const seen: Partial<UserTypingEvent>[] = [];
+  socket.on('userTyping', (e: Partial<UserTypingEvent>) => seen.push(e));
+  return seen;
+}
+
+/**
+ * Resolves once whatever `typer`'s last `typing` relayed has reached `observer`, with no waiting
+ * window: the server handles a socket's events in order and relays typing synchronously, so an
+ * acknowledged request from the typer proves the typing was handled (and any relay written), and an
+ * acknowledged request from the observer comes back on its connection after that relay.
+ */
+async function typingHandled(typer: Socket, observer: Socket) {
+  await typer.timeout(5000).emitWithAck('leaveChannel', { channelId: randomUUID(), workspaceName: 'none' });
+  await observer
+    .timeout(5000)
+    .emitWithAck('leaveChannel', { channelId: randomUUID(), workspaceName: 'none' });
+}
+
+async function until(check: () => boolean, ms = 5000) {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** `rest` for the listed people, `refusal` for the other signed-in ones. */
@@ -1321,13 +1334,12 @@ const SOCKET_ROWS: SocketRow[] = [
       if ((await ack(observer, 'joinChannel', ref(sc.open))) !== 'ok')
         throw new Error('observer cannot join');
       await ack(socket, 'joinChannel', ref(sc.open));
-      const seen = arrives(
-        observer,
-        'userTyping',
-        (e) => e.channelId === sc.open && e.userId === sc.people[actor].id,
-      );
+      const seen = collectTyping(observer);
       socket.emit('typing', { ...ref(sc.open), isTyping: true });
-      const delivered = await seen;
+      // No waiting window: the relay, if any, has arrived once this resolves (readers' rows are the
+      // positive control: the same code answers 'ok' for them).
+      await typingHandled(socket, observer);
+      const delivered = seen.some((e) => e.channelId === sc.open && e.userId === sc.people[actor].id);
       socket.emit('typing', { ...ref(sc.open), isTyping: false });
       return delivered ? 'ok' : 'dropped';
     },

@@ -5,6 +5,7 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import fc from 'fast-check';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureReason } from '../../src/realtime/acks.ts';
 import { SOCKET_FRAME_MAX_BYTES } from '../../src/realtime/socket-server.ts';
 import { createUser, type TestUser } from '../factories.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
@@ -177,5 +178,10 @@ describe('Socket.IO fuzzing (fast-check) of every namespace and event', () => {
     const chat = await open('/chat');
     expect(await chat.timeout(2000).emitWithAck('joinChannel', { ...real })).toEqual({ ok: true });
     chat.close();
+    expect(handlerErrors).toEqual([]);
+    // Positive control for the check above: a failure a handler reports does land in handlerErrors.
+    expect(failureReason(t.ctx, new Error('control'), 'not found')).toBe(CHAT_MESSAGES.serverError);
+    expect(handlerErrors).toHaveLength(1);
+    handlerErrors.length = 0;
   }, 240_000);
 });

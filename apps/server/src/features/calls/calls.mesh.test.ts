@@ -98,8 +98,18 @@ describe('/mesh rooms', () => {
     expect(await request(c, MESH_EVENTS.offer, { to: a.id, offer })).toEqual(forbidden);
     expect(await request(a, MESH_EVENTS.candidate, { to: c.id, candidate })).toEqual(forbidden);
     expect(await request(a, MESH_EVENTS.candidate, { to: a.id, candidate })).toEqual(forbidden);
-    await sleep(50);
-    expect([seenByA, seenByC]).toEqual([[], []]);
+    // Positive controls: a refusal answers before relaying anything, so what the same listeners get
+    // from peers in their own rooms afterwards arrives after any stray relay.
+    const offerToA = next(a, MESH_EVENTS.offer);
+    expect(await request(b, MESH_EVENTS.offer, { to: a.id, offer })).toEqual({ ok: true });
+    await offerToA;
+    const c2 = await mesh(cy);
+    await join(c2, other._id);
+    const candidateToC = next(c, MESH_EVENTS.candidate);
+    expect(await request(c2, MESH_EVENTS.candidate, { to: c.id, candidate })).toEqual({ ok: true });
+    await candidateToC;
+    expect(seenByA).toEqual([{ from: b.id, offer }]);
+    expect(seenByC).toEqual([{ from: c2.id, candidate }]);
   });
 
   it('a socket in no room relays nothing', async () => {

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { client, createChannel, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
-import { baseUrl, collect, newClientId, next, openSocket, request, sleep } from './chat.test-helpers.ts';
+import { baseUrl, collect, newClientId, next, openSocket, request } from './chat.test-helpers.ts';
 
 /** Edits, deletes, reactions and threads of channel messages: authorization, live updates, backfill. */
 
@@ -200,9 +200,14 @@ describe('reactions', () => {
     });
     const off = await react(viewer, m._id, '👍', false);
     expect(off.json()).toMatchObject({ reactions: [{ emoji: '👍', count: 1 }] });
-    await sleep(100);
-    // The repeated PUT changed nothing and announced nothing.
-    expect(seen.filter((u) => u._id === m._id).map((u) => u.reactions[0]?.count)).toEqual([1, 2, 1]);
+    expect((await react(viewer, m._id, '👍', false)).json()).toMatchObject({ reactions: [{ count: 1 }] });
+    // A change is announced before its PUT answers: once the last real change arrives, announcements
+    // of the repeated PUTs (an add and a removal) would have arrived before it.
+    const last = next<ChannelMessage>(watcher, CHAT_EVENTS.messageUpdated, (u) => u.reactions.length === 0);
+    expect((await react(editor, m._id, '👍', false)).statusCode).toBe(200);
+    await last;
+    const counts = seen.filter((u) => u._id === m._id).map((u) => u.reactions[0]?.count ?? 0);
+    expect(counts).toEqual([1, 2, 1, 0]);
   });
 
   it('refuses non-emoji, unreadable messages and other channels', async () => {

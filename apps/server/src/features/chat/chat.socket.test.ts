@@ -87,7 +87,7 @@ describe('/chat delivery', () => {
     expect(await join(a)).toEqual({ ok: true });
     expect(await join(v)).toEqual({ ok: true });
     expect(await join(o)).toEqual({ ok: false, message: CHAT_MESSAGES.channelNotFound });
-    const outsiderSaw = collect(o, CHAT_EVENTS.newMessage);
+    const outsiderSaw = collect<ChannelMessage>(o, CHAT_EVENTS.newMessage);
 
     const delivered = next<ChannelMessage>(v, CHAT_EVENTS.newMessage);
     const echoed = next<ChannelMessage>(a, CHAT_EVENTS.newMessage);
@@ -105,8 +105,15 @@ describe('/chat delivery', () => {
 
     // The outsider can neither post there nor see anything.
     expect(await send(o, 'let me in')).toEqual({ ok: false, message: CHAT_MESSAGES.channelNotFound });
-    await sleep(150);
-    expect(outsiderSaw).toEqual([]);
+    // Positive control: the same listener gets a message the outsider may read, sent after the
+    // team's message reached the members: had the team's reached the outsider, it would be first.
+    const own = await createWorkspace(t, outsider);
+    const ownChannel = await createChannel(t, outsider, own.name, {});
+    expect(await join(o, ownChannel._id, own.name)).toEqual({ ok: true });
+    const control = next<ChannelMessage>(o, CHAT_EVENTS.newMessage);
+    expect((await send(o, 'in my own channel', { workspaceName: own.name }, ownChannel._id)).ok).toBe(true);
+    await control;
+    expect(outsiderSaw.map((m) => m.content)).toEqual(['in my own channel']);
   });
 
   it('refuses private channels to workspace members who are not listed, and delivers nothing to them', async () => {
@@ -115,7 +122,8 @@ describe('/chat delivery', () => {
     expect(await join(a, secret._id)).toEqual({ ok: true });
     expect(await join(v, secret._id)).toEqual({ ok: true });
     expect(await join(e, secret._id)).toEqual({ ok: false, message: CHAT_MESSAGES.channelNotFound });
-    const editorSaw = collect(e, CHAT_EVENTS.newMessage);
+    expect(await join(e)).toEqual({ ok: true });
+    const editorSaw = collect<ChannelMessage>(e, CHAT_EVENTS.newMessage);
     const got = next<ChannelMessage>(v, CHAT_EVENTS.newMessage);
     expect((await send(a, 'just us', {}, secret._id)).ok).toBe(true);
     await got;
@@ -123,8 +131,12 @@ describe('/chat delivery', () => {
       ok: false,
       message: CHAT_MESSAGES.channelNotFound,
     });
-    await sleep(150);
-    expect(editorSaw).toEqual([]);
+    // Positive control: a message in the open channel, sent after the private one was delivered,
+    // reaches the editor; the private one, had it leaked, would have arrived before it.
+    const control = next<ChannelMessage>(e, CHAT_EVENTS.newMessage);
+    expect((await send(a, 'for everyone')).ok).toBe(true);
+    await control;
+    expect(editorSaw.map((m) => m.content)).toEqual(['for everyone']);
     expect((await history(secret._id, admin)).map((m) => m.content)).toEqual(['just us']);
   });
 
@@ -171,9 +183,11 @@ describe('/chat delivery', () => {
     expect(again).toEqual(first);
     const rows = await t.ctx.db.select().from(channelMessages).where(eq(channelMessages.clientId, clientId));
     expect(rows).toHaveLength(1);
-    await eventually(() => seen.length >= 1);
-    await sleep(150);
-    expect(seen.filter((m) => m.clientId === clientId)).toHaveLength(1);
+    // The original and the next message arrive; a broadcast of the resend would sit between them.
+    const later = next<ChannelMessage>(v, CHAT_EVENTS.newMessage, (m) => m.content === 'after the resend');
+    expect((await send(a, 'after the resend')).ok).toBe(true);
+    await later;
+    expect(seen.map((m) => m.content)).toEqual(['once', 'after the resend']);
 
     // The same clientId for another channel is a client bug, not a resend.
     const other = await createChannel(t, admin, ws.name, {});
@@ -298,11 +312,15 @@ describe('/chat delivery', () => {
 
 describe('/chat typing', () => {
   it('relays typing to the others (throttled, never to the typer) and expires it', async () => {
-    t.realtime.typingExpireMs = 400;
+    t.realtime.typingExpireMs = 1000;
     try {
       const [a, a2, v] = await Promise.all([chatSocket(admin), chatSocket(admin), chatSocket(viewer)]);
       await Promise.all([join(a), join(a2), join(v)]);
-      const ownTabs = [...collect(a, CHAT_EVENTS.userTyping), ...collect(a2, CHAT_EVENTS.userTyping)];
+      // (Two arrays, filled as events come: spreading them into one would copy them empty.)
+      const ownTabs = [
+        collect<UserTypingEvent>(a, CHAT_EVENTS.userTyping),
+        collect<UserTypingEvent>(a2, CHAT_EVENTS.userTyping),
+      ];
       const seen = collect<UserTypingEvent>(v, CHAT_EVENTS.userTyping);
       const typing = (isTyping: boolean) =>
         a.emit(CHAT_EVENTS.typing, { ...ref(), isTyping, userId: 'spoof' });
@@ -310,14 +328,15 @@ describe('/chat typing', () => {
       typing(true);
       await eventually(() => seen.length === 1);
       expect(seen[0]).toEqual({ channelId: open._id, userId: admin.id, email: admin.email, isTyping: true });
-      // Refreshes inside the throttle window are not relayed, but keep the indicator alive.
+      // Refreshes inside the throttle window are not relayed (the next event is the stop, not a
+      // second start), but keep the indicator alive: the stop comes a full expiry after the refresh.
       await sleep(200);
+      const refreshedAt = Date.now();
       typing(true);
-      await sleep(300);
-      expect(seen).toHaveLength(1);
       // No refresh for the expiry time: the server itself says the typing stopped.
-      await eventually(() => seen.length === 2, 2000);
+      await eventually(() => seen.length === 2, 3000);
       expect(seen[1]).toMatchObject({ userId: admin.id, isTyping: false });
+      expect(Date.now() - refreshedAt).toBeGreaterThanOrEqual(1000);
 
       // Sending a message ends the indicator at once.
       typing(true);
@@ -332,8 +351,11 @@ describe('/chat typing', () => {
       typing(false);
       await eventually(() => seen.length === 6);
       expect(seen[5]).toMatchObject({ isTyping: false });
-      await sleep(100);
-      expect(ownTabs).toEqual([]);
+      // Positive control: the typer's tabs do get someone else's typing, relayed after all of theirs.
+      v.emit(CHAT_EVENTS.typing, { ...ref(), isTyping: true });
+      await eventually(() => ownTabs.every((tab) => tab.length > 0));
+      const viewerTyping = { channelId: open._id, userId: viewer.id, email: viewer.email, isTyping: true };
+      expect(ownTabs).toEqual([[viewerTyping], [viewerTyping]]);
     } finally {
       t.realtime.typingExpireMs = 5000;
     }
@@ -359,13 +381,17 @@ describe('/chat typing', () => {
   });
 
   it('ignores typing in a channel the socket has not joined', async () => {
-    const [o, v] = await Promise.all([chatSocket(outsider), chatSocket(viewer)]);
-    await join(v);
-    const seen = collect(v, CHAT_EVENTS.userTyping);
+    const [o, e, v] = await Promise.all([chatSocket(outsider), chatSocket(editor), chatSocket(viewer)]);
+    await Promise.all([join(e), join(v)]);
+    const seen = collect<UserTypingEvent>(v, CHAT_EVENTS.userTyping);
     o.emit(CHAT_EVENTS.typing, { ...ref(), isTyping: true });
     o.emit(CHAT_EVENTS.typing, { nonsense: true });
-    await sleep(150);
-    expect(seen).toEqual([]);
+    // The server handles a socket's events in order: once this is acknowledged, both were handled.
+    expect(await request(o, CHAT_EVENTS.leaveChannel, ref())).toEqual({ ok: true });
+    // Positive control: a member's typing, relayed after those, reaches the same listener.
+    e.emit(CHAT_EVENTS.typing, { ...ref(), isTyping: true });
+    await eventually(() => seen.length > 0);
+    expect(seen).toEqual([{ channelId: open._id, userId: editor.id, email: editor.email, isTyping: true }]);
   });
 });
 
@@ -384,14 +410,23 @@ describe('/chat revocation', () => {
     const room = `channel:${channel._id}`;
     await eventually(() => t.io.of(CHAT_NAMESPACE).adapter.rooms.get(room)?.size === 1, 5000);
 
+    const echoed = next<ChannelMessage>(a, CHAT_EVENTS.newMessage);
     await request(a, CHAT_EVENTS.sendMessage, {
       channelId: channel._id,
       workspaceName: team.name,
       clientId: newClientId(),
       message: { content: 'after removal' },
     });
-    await sleep(150);
-    expect(seen).toEqual([]);
+    await echoed;
+    // Positive control: the removed member's socket still gets messages they may read, sent after
+    // the team's message was broadcast (had that one reached them, it would be first).
+    const own = await createWorkspace(t, member);
+    const ownChannel = await createChannel(t, member, own.name, {});
+    expect(await join(m, ownChannel._id, own.name)).toEqual({ ok: true });
+    const control = next<ChannelMessage>(m, CHAT_EVENTS.newMessage);
+    expect((await send(m, 'my own channel', { workspaceName: own.name }, ownChannel._id)).ok).toBe(true);
+    await control;
+    expect(seen.map((msg) => msg.content)).toEqual(['my own channel']);
     const ack = await request(m, CHAT_EVENTS.sendMessage, {
       channelId: channel._id,
       workspaceName: team.name,

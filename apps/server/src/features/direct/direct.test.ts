@@ -17,7 +17,6 @@ import {
   next,
   openSocket,
   request,
-  sleep,
 } from '../chat/chat.test-helpers.ts';
 import { client, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
 
@@ -66,7 +65,7 @@ describe('/dm', () => {
   it('delivers to every tab of both parties and to nobody else', async () => {
     const [a1, a2, b, c] = await Promise.all([dm(alice), dm(alice), dm(bob), dm(carol)]);
     expect(await request(a1, DM_EVENTS.register, alice.email)).toEqual({ ok: true });
-    const carolSaw = collect(c, DM_EVENTS.newMessage);
+    const carolSaw = collect<DirectMessage>(c, DM_EVENTS.newMessage);
     const toBob = next<DirectMessage>(b, DM_EVENTS.newMessage);
     const otherTab = next<DirectMessage>(a2, DM_EVENTS.newMessage);
     const ack = await send(a1, bob.email.toUpperCase(), ' hi Bob ', { senderEmail: carol.email });
@@ -91,8 +90,14 @@ describe('/dm', () => {
     if (!ack.ok) return;
     expect(await toBob).toEqual(ack.message);
     expect(await otherTab).toEqual(ack.message);
-    await sleep(150);
-    expect(carolSaw).toEqual([]);
+    // Positive control: Carol's listener gets a message she may read, sent after Alice's was
+    // delivered (had Alice's reached her, it would be first).
+    const colleague = await createUser(t.app);
+    await createWorkspace(t, colleague, { members: [{ email: carol.email }] });
+    const fromColleague = next<DirectMessage>(c, DM_EVENTS.newMessage);
+    expect((await send(await dm(colleague), carol.email, 'hi Carol')).ok).toBe(true);
+    await fromColleague;
+    expect(carolSaw.map((m) => m.content)).toEqual(['hi Carol']);
   });
 
   it('refuses people with no shared workspace and unknown e-mails alike', async () => {
@@ -160,8 +165,12 @@ describe('/dm', () => {
     const all = res.json() as DirectMessage[];
     expect(all.filter((m) => m.clientId === clientId)).toHaveLength(1);
     expect(all.map((m) => m.seq)).toEqual(all.map((_, i) => i + 1));
-    await eventually(() => bobSaw.length >= 11);
-    await sleep(100);
+    // Every send above was acknowledged, and delivery follows the acknowledgement at once: once a
+    // last message arrives, a broadcast of the resend would have arrived before it.
+    const last = next<DirectMessage>(b, DM_EVENTS.newMessage, (m) => m.content === 'last');
+    expect((await send(a, bob.email, 'last')).ok).toBe(true);
+    await last;
+    expect(bobSaw).toHaveLength(12);
     expect(bobSaw.filter((m) => m.clientId === clientId)).toHaveLength(1);
   });
 

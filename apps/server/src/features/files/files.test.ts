@@ -88,7 +88,9 @@ describe('POST /api/files', () => {
   });
 
   it('lets viewers upload, as they may chat (docs/permissions.md)', async () => {
-    await uploaded(viewer);
+    const res = await upload(t, viewer, inOpen(), png());
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'picture.png', type: 'image/png', size: PNG.length });
   });
 
   it('answers 404 for a workspace the caller is not in, a private channel they are not listed in, an unknown channel', async () => {

@@ -114,8 +114,11 @@ describe('delivery through SMTP_URL', () => {
   it('sends at once on ctx.mail.wake(), without waiting for a poll', async () => {
     const to = uniqueEmail('wake');
     await queueMail(t.ctx.db, sample(to));
+    // No poll runs in this app (pollMs: 0): without the wake the row would stay pending.
+    expect(await rowFor(to)).toMatchObject({ status: 'pending', attempts: 0 });
     t.ctx.mail.wake();
-    await smtp.waitFor((m) => m.to.includes(to), 5000);
+    const mail = await smtp.waitFor((m) => m.to.includes(to), 5000);
+    expect(mail).toMatchObject({ to: [to], subject: 'Hello Ada' });
   });
 });
 

@@ -11,7 +11,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { baseUrl, next, openSocket, request, sleep } from '../chat/chat.test-helpers.ts';
+import { baseUrl, next, openSocket, request } from '../chat/chat.test-helpers.ts';
 import { createList, createTask, client as tasksClient } from '../tasks/tasks.test-helpers.ts';
 import { client, createChannel, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
 
@@ -313,9 +313,16 @@ describe('the feed', () => {
     const [a, b] = await Promise.all(got);
     expect(a).toMatchObject({ kind: 'mention', text: `@Ann ping ${word}`, read: false });
     expect(b?._id).toBe(a?._id);
-    // Cat's tab heard nothing about it (a later event would have arrived by now).
-    await sleep(100);
-    expect(heard.filter((n) => n.text.includes(word))).toEqual([]);
+    // Positive control: Cat's tab hears her own mention, posted after Ann's was delivered; Ann's,
+    // had it been pushed to Cat, would have arrived before it.
+    const catsWord = tag();
+    const catsOwn = next<Notification>(other, NOTIFICATION_EVENTS.notification, (n) =>
+      n.text.includes(catsWord),
+    );
+    await post(bob, `${mention(cat, 'Cat')} ping ${catsWord}`);
+    await catsOwn;
+    const ours = heard.filter((n) => n.text.includes(word) || n.text.includes(catsWord));
+    expect(ours.map((n) => n.text)).toEqual([`@Cat ping ${catsWord}`]);
   });
 
   it('refuses anonymous callers and bad input', async () => {

@@ -95,15 +95,16 @@ describe('/presence', () => {
     await eventually(() => seen.some((e) => e.userId === b.id));
 
     expect(await request(first, PRESENCE_EVENTS.activity, { state: 'idle' })).toEqual({ ok: true });
-    await sleep(150);
     // The other tab is still active: still online, and nothing announced.
     expect((await presenceOf(ws, a)).json()[b.id]).toBe('online');
-    expect(seen.filter((e) => e.userId === b.id)).toEqual([{ userId: b.id, status: 'online' }]);
 
     const away = statusOf(watcher, b.id, 'away');
     await request(second, PRESENCE_EVENTS.activity, { state: 'idle' });
     await away;
     expect((await presenceOf(ws, a)).json()[b.id]).toBe('away');
+    // A user's changes are announced one at a time, in order: had the first tab's idle announced
+    // anything, it would have arrived before this "away".
+    expect(seen.filter((e) => e.userId === b.id).map((e) => e.status)).toEqual(['online', 'away']);
 
     const back = statusOf(watcher, b.id, 'online');
     await request(first, PRESENCE_EVENTS.activity, { state: 'active' });
@@ -123,6 +124,7 @@ describe('/presence', () => {
     first.close();
     await sleep(50);
     await tab(b);
+    // The grace period is a timer: a flap would come when it ends, so wait past it.
     await sleep(t.realtime.presenceGraceMs + 200);
     expect(seen.filter((e) => e.userId === b.id).map((e) => e.status)).toEqual(['online']);
     expect((await presenceOf(ws, a)).json()[b.id]).toBe('online');
@@ -133,6 +135,8 @@ describe('/presence', () => {
     await offline;
     expect(Date.now() - closedAt).toBeGreaterThanOrEqual(t.realtime.presenceGraceMs - 20);
     expect((await presenceOf(ws, a)).json()[b.id]).toBe('offline');
+    // Positive control: the same listener hears the real end, and nothing else came in between.
+    expect(seen.filter((e) => e.userId === b.id).map((e) => e.status)).toEqual(['online', 'offline']);
   });
 
   it('tells nobody who shares no workspace with the user, and only members may read presence', async () => {

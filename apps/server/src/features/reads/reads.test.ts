@@ -198,7 +198,7 @@ describe('PUT …/channels/:channelId/read', () => {
       connectAs(bob, CHAT_NAMESPACE),
       connectAs(alice, CHAT_NAMESPACE),
     ]);
-    const aliceSaw = collect(aliceTab, READ_EVENTS.readMarkChanged);
+    const aliceSaw = collect<ChannelUnread>(aliceTab, READ_EVENTS.readMarkChanged);
     const inTab2 = next<ChannelUnread>(tab2, READ_EVENTS.readMarkChanged);
     const inTab1 = next<ChannelUnread>(tab1, READ_EVENTS.readMarkChanged);
     expect((await put(readPath(channel._id), bob, { seq: 1 })).statusCode).toBe(200);
@@ -213,11 +213,19 @@ describe('PUT …/channels/:channelId/read', () => {
     expect(await inTab2).toEqual(expected);
     expect(await inTab1).toEqual(expected);
     // A mark that does not move announces nothing.
-    const repeats = collect(tab1, READ_EVENTS.readMarkChanged);
+    const repeats = collect<ChannelUnread>(tab1, READ_EVENTS.readMarkChanged);
     expect((await put(readPath(channel._id), bob, { seq: 0 })).statusCode).toBe(200);
-    await sleep(100);
-    expect(repeats).toEqual([]);
-    expect(aliceSaw).toEqual([]);
+    // Positive controls, pushed (as every mark is) before their PUT answers, hence after anything the
+    // calls above pushed: Alice's tab gets her own mark, Bob's tab his next real move.
+    await post(bob, channel._id, 'hi Alice');
+    const aliceOwn = next<ChannelUnread>(aliceTab, READ_EVENTS.readMarkChanged);
+    expect((await put(readPath(channel._id), alice, { seq: 2 })).statusCode).toBe(200);
+    await aliceOwn;
+    const bobMoved = next<ChannelUnread>(tab1, READ_EVENTS.readMarkChanged);
+    expect((await put(readPath(channel._id), bob, { seq: 2 })).statusCode).toBe(200);
+    await bobMoved;
+    expect(repeats.map((e) => [e.channelId, e.lastReadSeq])).toEqual([[channel._id, 2]]);
+    expect(aliceSaw.map((e) => [e.channelId, e.lastReadSeq])).toEqual([[channel._id, 2]]);
   });
 });
 
@@ -321,7 +329,7 @@ describe('direct conversations', () => {
       { email: erin.email, name: 'Erin E', lastReadSeq: 0, lastSeq: 3, unread: 1 },
     ]);
 
-    const daveSaw = collect(daveDm, READ_EVENTS.readMarkChanged);
+    const daveSaw = collect<DirectUnread>(daveDm, READ_EVENTS.readMarkChanged);
     const pushed = next<DirectUnread>(erinTab2, READ_EVENTS.readMarkChanged);
     const res = await put(dmReadPath(dave.email.toUpperCase()), erin, { seq: 1 });
     expect(res.statusCode).toBe(200);
@@ -331,8 +339,11 @@ describe('direct conversations', () => {
     expect((await put(dmReadPath(dave.email), erin, { seq: 2 })).json()).toMatchObject({ lastReadSeq: 3 });
     expect((await put(dmReadPath(dave.email), erin, { seq: 4 })).statusCode).toBe(400);
     expect((await directOf(erin))[0]).toMatchObject({ lastReadSeq: 3, unread: 0 });
-    await sleep(100);
-    expect(daveSaw).toEqual([]);
+    // Positive control: Dave's tab gets his own mark, pushed after all of Erin's.
+    const daveOwn = next<DirectUnread>(daveDm, READ_EVENTS.readMarkChanged);
+    expect((await put(dmReadPath(erin.email), dave, { seq: 3 })).statusCode).toBe(200);
+    await daveOwn;
+    expect(daveSaw).toEqual([{ email: erin.email, name: 'Erin E', lastReadSeq: 3, lastSeq: 3, unread: 0 }]);
   });
 
   it('answers 404 for strangers, unknown e-mails and oneself; 400 for bad input', async () => {

@@ -107,8 +107,14 @@ describe('assignments end with the last shared workspace', () => {
     await workspaceOf([leaver]);
     const task = await assignedTask([leaver.id]);
     expect((await api.del(`/api/workspaces/${ws}/members/${leaver.id}`, owner)).statusCode).toBe(204);
-    // Give the (after-commit) clean-up the time it would need to wrongly act.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Positive control instead of a waiting window: a removal that does strand someone else's
+    // assignment runs the same clean-up, one statement over every assignment. Once it has visibly
+    // acted, it would have taken the leaver's too, were that one wrongly counted as stranded.
+    const other = await createUser(t.app);
+    const otherWs = await workspaceOf([other]);
+    const control = await assignedTask([other.id]);
+    expect((await api.del(`/api/workspaces/${otherWs}/members/${other.id}`, owner)).statusCode).toBe(204);
+    await eventually(async () => (await api.get(`/api/task/${control._id}`, other)).statusCode === 404);
     expect((await api.get(`/api/task/${task._id}`, leaver)).statusCode).toBe(200);
   });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { taskNotifications } from '../../db/schema.ts';
+import { eventually } from '../chat/chat.test-helpers.ts';
 import { client, createList, createTask, shareWorkspace } from './tasks.test-helpers.ts';
 
 let t: TestApp;
@@ -207,8 +208,13 @@ describe('task notifications', () => {
     expect(event).toMatchObject({ kind: 'assigned', task: { _id: task._id }, read: false });
     const [stored] = await notificationsOf(ann);
     expect(event).toEqual(stored);
-    // Give a stray push the time to arrive before checking that nobody else heard one.
-    await new Promise((r) => setTimeout(r, 100));
-    expect(heard).toEqual({ owner: [], bob: [] });
+    // Positive controls instead of a waiting window: a push goes out before its request answers, so
+    // the owner's and Bob's own notifications, caused afterwards, arrive after any stray one would.
+    expect((await api.post(`/api/tasks/${task._id}/comments`, ann, { text: 'on it' })).statusCode).toBe(201);
+    await eventually(() => (heard.owner?.length ?? 0) > 0);
+    await api.put(`/api/tasks/${task._id}/assignees`, owner, { userIds: [ann.id, bob.id] });
+    await eventually(() => (heard.bob?.length ?? 0) > 0);
+    expect(heard.owner?.map((e) => e.kind)).toEqual(['comment']);
+    expect(heard.bob?.map((e) => e.kind)).toEqual(['assigned']);
   });
 });

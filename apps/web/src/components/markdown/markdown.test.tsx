@@ -106,6 +106,8 @@ describe('Markdown rendering', () => {
   it.each(corpus)('renders %j inert', (source) => {
     const c = renderMd(source);
     expectInert(c);
+    // Inert, not dropped: an empty rendering would pass every check above.
+    expect(c.textContent?.trim()).not.toBe('');
   });
 
   it('shows raw HTML as the literal text it is', () => {

@@ -424,10 +424,17 @@ describe('ChannelPane: read marks', () => {
     history = [aMessage(1), aMessage(2)];
     await setup();
     await within(log()).findByText('message 2');
-    await connected();
+    const socket = await connected();
+    // Longer than the mark's throttle (400 ms): a move would be sent by now. A later message cannot
+    // serve as the control sooner, as the throttle would fold a wrong move into its own.
     await new Promise((r) => setTimeout(r, 600));
     expect(separators()).toHaveLength(0);
     expect(marks).toEqual([]);
+    // Positive control: a message arriving now is read, and that mark (only it) is sent.
+    socket.push('newMessage', aMessage(3, { content: 'while reading' }));
+    await within(log()).findByText('while reading');
+    await waitFor(() => expect(marks).toEqual([{ seq: 3 }]));
+    expect(separators()).toHaveLength(0);
   });
 
   it('mutes and unmutes the channel from the header', async () => {

@@ -284,12 +284,24 @@ describe('Direct chat: presence in the header', () => {
   });
 
   it('shows no dot for someone whose presence the server does not show (404)', async () => {
+    let shown = false;
     const {
+      client,
       api: { calls },
-    } = setup('/chat', { [`GET ${PERSON}`]: () => ({ status: 404, json: { message: 'User not found' } }) });
+    } = setup('/chat', {
+      [`GET ${PERSON}`]: () =>
+        shown
+          ? { json: { userId: BOB._id, status: 'online' } }
+          : { status: 404, json: { message: 'User not found' } },
+    });
     const bar = (await header()) as HTMLElement;
+    // The 404 has been answered and every query has settled (and rendered): no waiting for a while.
     await waitFor(() => expect(calls.some((c) => c.path === PERSON)).toBe(true));
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => expect(client.isFetching()).toBe(0));
     expect(within(bar).queryByRole('img')).toBeNull();
+    // Positive control: the same header shows the dot once the server shows the presence.
+    shown = true;
+    await act(() => client.invalidateQueries({ queryKey: ['presence'] }));
+    expect(await within(bar).findByRole('img', { name: 'online' })).toBeTruthy();
   });
 });

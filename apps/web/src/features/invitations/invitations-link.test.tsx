@@ -1,6 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt } from '../../test/render.tsx';
+import { myInvitationsQuery } from './invitations.queries.ts';
 import { InvitationsLink } from './invitations-link.tsx';
 
 afterEach(() => {
@@ -25,10 +26,15 @@ describe('InvitationsLink', () => {
   });
 
   it('is not shown without pending invitations', async () => {
-    const fetchMock = mockFetch({ 'GET /api/invitations': () => ({ json: [] }) });
-    renderAt('/', <InvitationsLink />);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    let pending: unknown[] = [];
+    mockFetch({ 'GET /api/invitations': () => ({ json: pending }) });
+    const { client } = renderAt('/', <InvitationsLink />);
+    // The answer (none) has arrived and been rendered: no waiting for a while.
+    await waitFor(() => expect(client.getQueryState(myInvitationsQuery.queryKey)?.status).toBe('success'));
     expect(screen.queryByRole('link')).toBeNull();
+    // Positive control: the same link appears once there is one.
+    pending = [invitation('a')];
+    await act(() => client.invalidateQueries({ queryKey: myInvitationsQuery.queryKey }));
+    expect(await screen.findByRole('link', { name: 'Invitations (1 pending)' })).toBeTruthy();
   });
 });
