@@ -10,7 +10,7 @@ import { type StepMeter, tick } from './text.ts';
 
 /** Leading interjections followed by punctuation ("OK, ", "Great. ", "Sounds good! "). */
 const FILLER_RE =
-  /^(?:(?:ok(?:ay)?|alright|all right|great|good|cool|sure|yes|yeah|yep|so|then|fine|perfect|right|sounds good|thanks|thank you|nice|hm+|well)\s*[,.!:;—–-]+\s*)+/i;
+  /^(?:(?:ok(?:ay)?|alright|all right|great|good|cool|sure|yes|yeah|yep|so|then|fine|perfect|right|sounds good|thanks|thank you|nice|hm+|well|agreed|good point|no|nope|reminder)\s*[,.!:;—–-]+\s*)+/i;
 
 /** A sentence written in English (or at least in Latin letters with English function words). */
 const ENGLISH_RE = /\b(?:i|i'll|i'm|we|we'll|let's|the|to|and|can|will|you|is|are|it|of|on|for)\b/i;
@@ -40,12 +40,12 @@ export function resolvePronouns(text: string, speaker: string, meter?: StepMeter
   if (meter) tick(meter, text.length + 1);
   const team = `${speaker} and the team`;
   let out = text.replace(
-    /\b(let'?s|let us|let me|i'm|i am|i'll|i will|i've|i have|i'd|i|we're|we'll|we've|we'd|we|my|mine|myself|our|ours|us|me)\b(\s+(\p{L}+))?/giu,
+    /\b(let'?s|let us|let me|i'm|i am|i'll|i will|i've|i have|i'd|i|we're|we'll|we've|we'd|we|my|mine|myself|ourselves|our|ours|us|me)\b(\s+(\p{L}+))?/giu,
     (all: string, word: string, rest: string | undefined, next: string | undefined) => {
       const w = word.toLowerCase();
       const tail = rest ?? '';
       // "I" is only the pronoun in capitals; "i" in the middle of words never matches (\b).
-      if (w === 'i' && word !== 'I') return all;
+      if (w === 'i' && word !== 'I' && !next) return all;
       // "US" in capitals is a country, "us" the pronoun.
       if (w === 'us' && word === 'US') return all;
       switch (w) {
@@ -87,6 +87,8 @@ export function resolvePronouns(text: string, speaker: string, meter?: StepMeter
         case 'myself':
         case 'me':
           return `${speaker}${tail}`;
+        case 'ourselves':
+          return `themselves${tail}`;
         case 'our':
         case 'ours':
           return `the team's${tail}`;
@@ -112,11 +114,24 @@ export function restate(text: string, speaker: string, meter?: StepMeter): strin
 
 /** Words a bare agreement is made of; one of STRONG must be there ("OK." alone agrees to nothing). */
 const AGREE_WORDS = new Set(
-  "ok okay yes yeah yep sure agreed agree i we sounds sound good great deal done fine works work for me let's lets let us do it that this makes sense approved approve go lgtm perfect then so all right alright totally fully +1 from my side side on board".split(
+  "ok okay yes yeah yep sure agreed agree i we sounds sound good great deal done fine works work for me let's lets let us do it that this makes sense approved approve go lgtm perfect then so all right alright totally fully +1 from my side on board with".split(
     ' ',
   ),
 );
-const STRONG = new Set(['agreed', 'agree', 'approved', 'approve', 'deal', 'lgtm', 'sounds', 'works', 'do', 'go', '+1', 'board']);
+const STRONG = new Set([
+  'agreed',
+  'agree',
+  'approved',
+  'approve',
+  'deal',
+  'lgtm',
+  'sounds',
+  'works',
+  'do',
+  'go',
+  '+1',
+  'board',
+]);
 
 /** "Agreed.", "Sounds good, let's do that!", "Works for me." — agreement without its own object. */
 export function isBareAgreement(norm: string, meter?: StepMeter): boolean {
@@ -134,7 +149,11 @@ export function isBareTakeOn(norm: string, meter?: StepMeter): boolean {
   const vocab = new Set(
     "i i'll i'm will do it that this on take handle can sure ok okay yes yep me let mine got".split(' '),
   );
-  return words.length > 0 && words.every((w) => vocab.has(w)) && words.some((w) => /^(?:on|take|handle|do|mine|got)$/.test(w));
+  return (
+    words.length > 0 &&
+    words.every((w) => vocab.has(w)) &&
+    words.some((w) => /^(?:on|take|handle|do|mine|got)$/.test(w))
+  );
 }
 
 /** What a proposal proposes, as a verb phrase when it is one: "Should we move X?" → "move X". */
@@ -145,7 +164,10 @@ export function proposalOf(text: string): { phrase: string; verbPhrase: boolean 
   const match = verbPhrase.exec(t);
   if (match) {
     t = t.slice(match[0].length);
-    return { phrase: t, verbPhrase: /^(?:should|shall|can|could|how about we|what if|why|let|i|we|maybe)/i.test(match[0]) };
+    return {
+      phrase: t,
+      verbPhrase: /^(?:should|shall|can|could|how about we|what if|why|let|i|we|maybe)/i.test(match[0]),
+    };
   }
   return { phrase: t, verbPhrase: false };
 }
@@ -167,6 +189,8 @@ export function requestStatement(text: string, asker: string, assignee: string |
   t = t.replace(/^(?:please|pls)\s+/i, '');
   t = t.replace(/[?!.\s]+$/, '');
   t = t.replace(/\s+please$/i, '');
+  // A trailing vocative: "… for tomorrow's review, Priya".
+  t = t.replace(/,\s*(?:@[\p{L}\p{N}._-]+|\p{Lu}\p{L}+)$/u, '');
   if (!ENGLISH_RE.test(t) && !/^[\p{Ll}]/u.test(t)) return `${asker}: ${text.trim()}`;
   const what = resolvePronouns(t, asker).replace(/\byou\b/gi, assignee ?? 'them');
   return `${assignee ?? 'Someone'} to ${what} (asked by ${asker}).`;
