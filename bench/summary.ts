@@ -1,7 +1,10 @@
 // The built-in channel summarizer: speed and memory on 100, 1,000 and 10,000 generated messages
 // (targets 50 ms, 300 ms, 3 s on one core: the engine is synchronous, one thread), and quality —
 // ROUGE-1/2/L F1 against hand-written reference summaries (bench/summary-corpus/) next to a LEAD-3
-// baseline (the first three messages). `node --import tsx bench/summary.ts` (RUNS=5 by default).
+// baseline (the first three messages), and per-item recall: the decisions, action items, dates and
+// open questions a conversation's `expected` lists (each item: words one line of that section must
+// all contain; dates anywhere), plus answered questions wrongly listed as open.
+// `node --import tsx bench/summary.ts` (RUNS=5 by default).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -119,11 +122,39 @@ if (!gc) console.log('(run with node --expose-gc for steadier heap figures)');
 // ---------------------------------------------------------------------------------------------------
 // Quality: ROUGE against reference summaries
 
+type Item = string[];
+interface Expected {
+  decisions?: Item[];
+  actionItems?: Item[];
+  dates?: Item[];
+  openQuestions?: Item[];
+  /** Questions that were answered: none of them may be listed as open. */
+  answered?: Item[];
+}
 interface Sample {
   title: string;
   messages: [sender: string, minute: number, content: string][];
   reference: string;
+  expected?: Expected;
 }
+
+/** The `- ` lines under each `Title:` line of a summary. */
+function sections(summary: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let current: string[] | undefined;
+  for (const line of summary.split('\n')) {
+    if (line.startsWith('- ') && current) current.push(line.slice(2).toLowerCase());
+    else if (/^[^\s-].{0,40}:$/.test(line)) {
+      current = [];
+      out.set(line.slice(0, -1), current);
+    } else current = undefined;
+  }
+  return out;
+}
+
+const hasAll = (line: string, item: Item) => item.every((w) => line.includes(w.toLowerCase()));
+const found = (lines: string[], items: Item[] = []) =>
+  items.filter((item) => lines.some((line) => hasAll(line, item))).length;
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 const words = (text: string) =>
@@ -217,3 +248,49 @@ qualityRows.push({
   reference_words: '',
 });
 report('summary-quality', qualityRows);
+
+// Per-item recall over the conversations that list what they expect.
+const recallRows: Record<string, string | number>[] = [];
+const recallTotals = { decisions: [0, 0], actionItems: [0, 0], dates: [0, 0], openQuestions: [0, 0] };
+let falseOpen = 0;
+const ratio = (hit: number, of: number) => (of === 0 ? '–' : `${hit}/${of}`);
+for (const sample of samples) {
+  const e = sample.expected;
+  if (!e) continue;
+  const summary = summarizeConversation(
+    sample.messages.map(([sender, minute, content]) => ({ sender, content, at: T0 + minute * 60_000 })),
+  );
+  const s = sections(summary);
+  const all = summary.toLowerCase().split('\n');
+  const hits = {
+    decisions: [found(s.get('Decisions') ?? [], e.decisions), e.decisions?.length ?? 0],
+    actionItems: [found(s.get('Action items') ?? [], e.actionItems), e.actionItems?.length ?? 0],
+    dates: [found(all, e.dates), e.dates?.length ?? 0],
+    openQuestions: [found(s.get('Open questions') ?? [], e.openQuestions), e.openQuestions?.length ?? 0],
+  };
+  const wronglyOpen = found(s.get('Open questions') ?? [], e.answered);
+  falseOpen += wronglyOpen;
+  for (const key of Object.keys(hits) as (keyof typeof hits)[]) {
+    recallTotals[key][0] = (recallTotals[key][0] as number) + (hits[key][0] as number);
+    recallTotals[key][1] = (recallTotals[key][1] as number) + (hits[key][1] as number);
+  }
+  recallRows.push({
+    conversation: sample.title,
+    decisions: ratio(...(hits.decisions as [number, number])),
+    action_items: ratio(...(hits.actionItems as [number, number])),
+    dates: ratio(...(hits.dates as [number, number])),
+    open_questions: ratio(...(hits.openQuestions as [number, number])),
+    answered_listed_open: wronglyOpen,
+  });
+}
+const recall = ([hit, of]: number[]) =>
+  of ? `${pct((hit as number) / (of as number))}% (${hit}/${of})` : '–';
+recallRows.push({
+  conversation: `recall over ${recallRows.length}`,
+  decisions: recall(recallTotals.decisions),
+  action_items: recall(recallTotals.actionItems),
+  dates: recall(recallTotals.dates),
+  open_questions: recall(recallTotals.openQuestions),
+  answered_listed_open: falseOpen,
+});
+report('summary-items', recallRows);

@@ -28,7 +28,7 @@ test('sign up, log in, see the cut e-mail, open the profile menu, log out', asyn
   await page.getByRole('button', { name: 'Log in' }).click();
 
   await expect(page.getByText('Login successful!')).toBeVisible();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   const menuButton = navbar(page).getByRole('button', { name: `${email.slice(0, 15)}…`, exact: true });
   await expect(menuButton).toBeVisible();
   await expect(navbar(page).getByRole('link', { name: 'Sign In' })).toHaveCount(0);
@@ -190,7 +190,7 @@ test('forgot password, reset from the e-mail: old sessions are signed out', asyn
 
     // Signed in here with the new password…
     await expect(page.getByText('Your password was reset.')).toBeVisible();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     expect((await page.request.get('/api/me')).status()).toBe(200);
     // …and the other browser is signed out.
     expect((await other.request.get('/api/me')).status()).toBe(401);
@@ -214,7 +214,7 @@ test('change the e-mail address from the profile: it moves when the new address 
   await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
 
   await page.goto('/profile');
   const section = page.getByRole('region', { name: 'E-mail address' });

@@ -28,7 +28,7 @@ test('an admin invites; the invitee opens the e-mailed link, signs in, accepts a
   // The admin creates a workspace and invites Grace from its settings.
   await page.goto('/login');
   await logIn(page, admin);
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   const created = await page.request.post('/api/workspaces', {
     data: { name, description: 'Where invitations are tested', members: [] },
   });
@@ -101,7 +101,7 @@ test('declining removes the invitation; the bell announced it', async ({ page, r
 
   await page.goto('/login');
   await logIn(page, invitee);
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   const bell = navbar(page).getByRole('button', { name: /^Notifications/ });
   await bell.click();
   const item = page.getByRole('button', { name: /invited you to a workspace/ });

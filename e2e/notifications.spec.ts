@@ -56,7 +56,7 @@ test('a mention picked with the autocomplete raises a notification that opens th
   const suggestions = bob.page.getByRole('listbox', { name: 'Mention suggestions' });
   await expect(suggestions.getByRole('option', { name: /Ada Lovelace/ })).toBeVisible();
   await box.press('Enter');
-  await expect(box).toHaveValue(`Review this please @[Ada Lovelace](${ada.email}) `);
+  await expect(box).toHaveValue('Review this please @Ada Lovelace ');
   await box.press('Enter');
   await expect(box).toHaveValue('');
   const sent = bob.page.getByRole('log', { name: 'Messages in general' }).getByRole('listitem').last();

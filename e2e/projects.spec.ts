@@ -10,7 +10,7 @@ async function logIn(page: Page, email: string) {
   await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await expect(navbar(page).getByRole('button', { name: /…|@/ })).toBeVisible();
 }
 

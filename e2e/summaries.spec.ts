@@ -56,12 +56,12 @@ test('post messages, open the summary, change the timeframe, read the summary', 
   await expect(
     panel
       .getByRole('listitem')
-      .filter({ hasText: "Sam Summary: Let's go with Fly.io for the website hosting." }),
+      .filter({ hasText: 'Sam Summary and the team will go with Fly.io for the website hosting.' }),
   ).toBeVisible();
   await expect(
     panel
       .getByRole('listitem')
-      .filter({ hasText: "Sam Summary: I'll set up the deployment pipeline tomorrow." }),
+      .filter({ hasText: 'Sam Summary will set up the deployment pipeline tomorrow.' }),
   ).toBeVisible();
   await expect(panel.getByText('4 messages · Participants: Sam Summary')).toBeVisible();
 

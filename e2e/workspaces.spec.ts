@@ -14,7 +14,7 @@ async function logIn(page: Page, email: string) {
 async function logInFromHome(page: Page, email: string) {
   await page.goto('/login');
   await logIn(page, email);
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await expect(navbar(page).getByRole('button', { name: /…|@/ })).toBeVisible();
 }
 

@@ -113,16 +113,21 @@ const notBlankRule = { error: CHAT_MESSAGES.contentRequired, path: ['content'] }
 const idString = z.string({ error: CHAT_MESSAGES.channelNotFound }).min(1).max(200);
 
 const graphemes = new Intl.Segmenter();
-/** One emoji: a single grapheme made of pictographic characters (with joiners and modifiers). */
+/** Every code point is emoji material: pictographs and the parts sequences are built from. */
+const EMOJI_MATERIAL = /^[\p{Extended_Pictographic}\p{Emoji_Component}]+$/u;
+/** …and one of them is an emoji itself: a pictograph, a flag's regional indicator or a keycap. */
+const EMOJI_CORE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
+/**
+ * One emoji: a single grapheme (so "👍👍" and "ok" are refused) made only of emoji material, with at
+ * least one pictograph, flag or keycap in it; any emoji of the picker (ZWJ sequences, skin tones,
+ * flags, keycaps) passes. At most 32 UTF-16 units: the longest standard sequences are about 15.
+ */
 export const emojiSchema = z
   .string({ error: CHAT_MESSAGES.invalidEmoji })
   .min(1, CHAT_MESSAGES.invalidEmoji)
   .max(32, CHAT_MESSAGES.invalidEmoji)
   .refine(
-    (s) =>
-      /\p{Extended_Pictographic}/u.test(s) &&
-      !/[\p{L}\p{N}\s]/u.test(s) &&
-      [...graphemes.segment(s)].length === 1,
+    (s) => EMOJI_MATERIAL.test(s) && EMOJI_CORE.test(s) && [...graphemes.segment(s)].length === 1,
     CHAT_MESSAGES.invalidEmoji,
   );
 /** The reactions a message shows: each emoji with who used it (`count` is `users.length`). */

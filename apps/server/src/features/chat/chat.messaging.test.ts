@@ -210,10 +210,28 @@ describe('reactions', () => {
     expect(counts).toEqual([1, 2, 1, 0]);
   });
 
+  it('accepts any single emoji of the picker: sequences, skin tones, flags and keycaps', async () => {
+    const m = await post(admin, 'react with anything');
+    for (const emoji of ['😄', '🦄', '👩🏽‍💻', '🇫🇷', '1️⃣']) {
+      const res = await react(viewer, m._id, emoji);
+      expect(res.statusCode, emoji).toBe(200);
+    }
+    const last = await react(viewer, m._id, '🏳️‍🌈');
+    expect(last.json().reactions.map((r: { emoji: string }) => r.emoji)).toEqual([
+      '😄',
+      '🦄',
+      '👩🏽‍💻',
+      '🇫🇷',
+      '1️⃣',
+      '🏳️‍🌈',
+    ]);
+  });
+
   it('refuses non-emoji, unreadable messages and other channels', async () => {
     const m = await post(admin, 'react to me');
     expect((await react(viewer, m._id, 'abc')).statusCode).toBe(400);
     expect((await react(viewer, m._id, '👍👍👍👍👍👍👍👍👍')).statusCode).toBe(400);
+    expect((await react(viewer, m._id, '1')).statusCode).toBe(400);
     expect((await react(outsider, m._id, '👍')).statusCode).toBe(404);
     expect((await react(viewer, m._id, '👍', true, other._id)).statusCode).toBe(404);
     const hidden = await post(editor, 'psst', secret._id);

@@ -67,7 +67,7 @@ describe('GET /api/workspaces/:workspaceName/channels/:channelId/summary', () =>
     const body = res.json() as ChannelSummary;
     expect(body).toMatchObject({ messageCount: 2, timeframe: 6, engine: 'builtin' });
     expect(new Date(body.to).getTime() - new Date(body.from).getTime()).toBe(6 * HOUR);
-    expect(body.summary).toContain('We decided to ship the billing release on Thursday.');
+    expect(body.summary).toContain('Ada Admin and the team decided to ship the billing release on Thursday.');
     expect(body.summary).not.toContain('offsite');
     expect(body.summary).toContain('Ada Admin');
     expect(body.summary).toContain('Vic Viewer');
@@ -214,7 +214,7 @@ describe('POST /api/summarize', () => {
       engine: 'builtin',
     });
     expect(body.summary).toContain('Hemos decidido usar PostgreSQL');
-    expect(body.summary).toContain("Tom: I'll prepare the rollout plan for Monday.");
+    expect(body.summary).toContain('Tom will prepare the rollout plan for Monday.');
   });
 
   it(`refuses more than ${SUMMARIZE_MAX_MESSAGES} messages and more than 500 KB with 400, bad input with 400`, async () => {

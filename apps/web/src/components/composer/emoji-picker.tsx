@@ -2,8 +2,19 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { inputClasses } from '../ui/field.tsx';
 import { EMOJIS } from './emoji-data.ts';
 
-/** A searchable emoji grid; Escape closes it, picking one inserts it at the caret. */
-export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: string) => void; onClose: () => void }) {
+/**
+ * A searchable emoji grid; Escape closes it, picking one inserts it at the caret. `embedded`: inside
+ * a dialog of its own (reactions), not a popover over the composer's toolbar.
+ */
+export function EmojiPicker({
+  onPick,
+  onClose,
+  embedded = false,
+}: {
+  onPick: (emoji: string) => void;
+  onClose: () => void;
+  embedded?: boolean;
+}) {
   const [query, setQuery] = useState('');
   const searchId = useId();
   const search = useRef<HTMLInputElement>(null);
@@ -13,10 +24,16 @@ export function EmojiPicker({ onPick, onClose }: { onPick: (emoji: string) => vo
     return EMOJIS.filter(([, name]) => words.every((w) => name.includes(w)));
   }, [query]);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the role is "dialog" or "group" (a prop), which Biome cannot see; Escape closes either.
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: as above; both roles take a label.
     <div
-      role="dialog"
+      role={embedded ? 'group' : 'dialog'}
       aria-label="Emojis"
-      className="absolute bottom-full left-0 z-20 mb-2 w-72 rounded-lg border border-slate-200 bg-white p-2 shadow-lg"
+      className={
+        embedded
+          ? 'w-full'
+          : 'absolute bottom-full left-0 z-20 mb-2 w-72 rounded-lg border border-slate-200 bg-white p-2 shadow-lg'
+      }
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.stopPropagation();

@@ -1,28 +1,34 @@
 import { cn } from '../../lib/cn.ts';
-import { type MentionOption, optionLabel } from './mentions.ts';
+import { optionLabel } from './mentions.ts';
+import type { SuggestionOption } from './use-composer-mentions.ts';
 
-/** The @mention suggestions under the text box; the text box points at the highlighted one. */
+const keyOf = (o: SuggestionOption) =>
+  o.kind === 'channel' ? '@channel' : o.kind === 'emoji' ? o.emoji : o.member.id;
+
+/** The @mention or `:shortcode:` suggestions under the text box; the text box points at the highlighted one. */
 export function MentionList({
   id,
+  kind,
   options,
   highlighted,
   onPick,
 }: {
   id: string;
-  options: MentionOption[];
+  kind: 'mention' | 'emoji';
+  options: SuggestionOption[];
   highlighted: number;
-  onPick: (option: MentionOption) => void;
+  onPick: (option: SuggestionOption) => void;
 }) {
   return (
     <div
       id={id}
       role="listbox"
-      aria-label="Mention suggestions"
+      aria-label={kind === 'mention' ? 'Mention suggestions' : 'Emoji suggestions'}
       className="mt-1 max-h-56 overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 text-sm shadow-lg"
     >
       {options.map((option, index) => (
         <div
-          key={option.kind === 'channel' ? '@channel' : option.member.id}
+          key={keyOf(option)}
           id={`${id}-${index}`}
           role="option"
           aria-selected={index === highlighted}
@@ -37,10 +43,19 @@ export function MentionList({
             onPick(option);
           }}
         >
-          <span className="font-medium">{optionLabel(option)}</span>
-          <span className="truncate text-xs text-slate-600">
-            {option.kind === 'channel' ? 'Notify everyone in this channel' : option.member.email}
-          </span>
+          {option.kind === 'emoji' ? (
+            <>
+              <span className="text-base">{option.emoji}</span>
+              <span className="font-medium">:{option.code}:</span>
+            </>
+          ) : (
+            <>
+              <span className="font-medium">{optionLabel(option)}</span>
+              <span className="truncate text-xs text-slate-600">
+                {option.kind === 'channel' ? 'Notify everyone in this channel' : option.member.email}
+              </span>
+            </>
+          )}
         </div>
       ))}
     </div>

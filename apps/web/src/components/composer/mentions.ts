@@ -3,8 +3,9 @@ import type { TextEdit } from './format.ts';
 
 /**
  * The composer's @mention autocomplete as pure functions: which `@query` the caret is in, which
- * members match it, and the edit that puts the chosen mention in (docs/notifications.md: members as
- * `@[Name](email)`, everyone as `@channel`).
+ * members match it, and the edit that puts the chosen mention in. The composer shows a picked member
+ * as a readable `@Name`; `expandMentions` turns it into the markup the message carries when it is
+ * sent (docs/notifications.md: members as `@[Name](email)`, everyone as `@channel`).
  */
 
 export interface MentionCandidate {
@@ -47,11 +48,33 @@ export function matchMentions(
 
 export const optionLabel = (o: MentionOption) => (o.kind === 'channel' ? '@channel' : o.member.name);
 
-/** Replaces `@query` (from `start` to the caret) with the option's markup and a space. */
+/** The readable form a picked member takes in the composer: `@Name` (no `]` or line break). */
+export function mentionLabel(member: MentionCandidate): string {
+  const markup = mentionMarkup(member.name, member.email);
+  return `@${markup.slice(2, markup.indexOf(']('))}`;
+}
+
+/** Replaces `@query` (from `start` to the caret) with the readable `@Name` (or `@channel`) and a space. */
 export function insertMention(value: string, start: number, caret: number, option: MentionOption): TextEdit {
-  const markup =
-    option.kind === 'channel' ? '@channel' : mentionMarkup(option.member.name, option.member.email);
-  const next = `${value.slice(0, start)}${markup} ${value.slice(caret)}`;
-  const at = start + markup.length + 1;
+  const label = option.kind === 'channel' ? '@channel' : mentionLabel(option.member);
+  const next = `${value.slice(0, start)}${label} ${value.slice(caret)}`;
+  const at = start + label.length + 1;
   return { value: next, selectionStart: at, selectionEnd: at };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The text to send: every `@Name` of a member picked from the list (as a word of its own) becomes
+ * `@[Name](email)`, so the mention notifies. Longer names first: "@Ann Able" is not read as "@Ann".
+ */
+export function expandMentions(text: string, picked: readonly MentionCandidate[]): string {
+  if (picked.length === 0) return text;
+  const byLabel = new Map(picked.map((m) => [mentionLabel(m), m]));
+  const labels = [...byLabel.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const re = new RegExp(`(^|[^\\p{L}\\p{N}_.@])(${labels.join('|')})(?![\\p{L}\\p{N}_])`, 'gu');
+  return text.replace(re, (_all, before: string, label: string) => {
+    const member = byLabel.get(label) as MentionCandidate;
+    return `${before}${mentionMarkup(member.name, member.email)}`;
+  });
 }

@@ -44,7 +44,7 @@ interface ChatComposerProps {
    * every file with its bytes (for a composer without a conversation, which keeps them locally).
    */
   onSend: (text: string, attachments: StoredFile[], files: ComposerFile[]) => void;
-  /** Every change of the text (typing announcements, @mention autocomplete). */
+  /** Every change of the text (typing announcements). */
   onInput?: (value: string) => void;
   disabled?: boolean;
   /** Where files are uploaded as soon as they are added. Without it there are no file tools… */
@@ -74,6 +74,7 @@ const toolClasses =
  * a Send button. Enter sends, Shift+Enter starts a new line; Ctrl/Cmd+B, I and U format the selection
  * as `**bold**`, `*italic*` and `__underline__`. Nothing is sent when there is neither text nor a
  * file; files must finish uploading first. The box clears after sending and keeps the focus.
+ * `@` suggests members (picked ones read `@Name`, sent as mention markup) and `:smi` suggests emojis.
  */
 export function ChatComposer({
   label,
@@ -118,11 +119,12 @@ export function ChatComposer({
     if (!canSend) return;
     const { usable } = attachments;
     onSend(
-      draft,
+      mentions.expand(draft),
       usable.flatMap((f) => (f.stored ? [f.stored] : [])),
       usable,
     );
     setText('');
+    mentions.reset();
     attachments.clear();
     setEmojiOpen(false);
     input.current?.focus();
@@ -287,6 +289,7 @@ export function ChatComposer({
       {mentions.suggesting && (
         <MentionList
           id={listId}
+          kind={mentions.kind}
           options={mentions.options}
           highlighted={mentions.highlighted}
           onPick={mentions.pick}
@@ -309,7 +312,7 @@ export function ChatComposer({
           onKeyDown={onKeyDown}
           // The box stays a textbox (every chat view and test finds it so); while suggesting, it
           // controls the listbox and points at the highlighted option, as a combobox would.
-          aria-autocomplete={mentionCandidates ? 'list' : undefined}
+          aria-autocomplete="list"
           aria-controls={mentions.suggesting ? listId : undefined}
           aria-activedescendant={mentions.suggesting ? `${listId}-${mentions.highlighted}` : undefined}
           placeholder="Type a message..."

@@ -82,12 +82,12 @@ describe('ResetPasswordPage', () => {
     const { router } = renderRoutes(
       [
         { path: '/reset-password', element: <ResetPasswordPage /> },
-        { path: '/', element: <p>Home</p> },
+        { path: '/dashboard', element: <p>Dashboard</p> },
       ],
       `/reset-password?token=${TOKEN}`,
     );
     await fill('a completely new passphrase');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(requestsOf(fetchMock)[0]).toEqual({
       route: 'POST /api/account/password/reset',
       body: { token: TOKEN, password: 'a completely new passphrase' },

@@ -67,8 +67,8 @@ describe('LoginPage', () => {
     const { router } = renderLogin('/login?next=%2F%2Fevil.example');
     await logIn();
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByRole('heading', { name: 'Your Workspaces' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dashboard');
   });
 
   it('shows the server message when the password is wrong and stays on the page', async () => {
@@ -101,13 +101,13 @@ describe('LoginPage', () => {
 
 describe('safeNext', () => {
   it.each([
-    [null, '/'],
-    ['/dashboard', '/dashboard'],
+    [null, '/dashboard'],
+    ['/', '/'],
     ['/workspace/a?b=1#c', '/workspace/a?b=1#c'],
-    ['//evil.example', '/'],
-    ['/\\evil.example', '/'],
-    ['https://evil.example', '/'],
-    ['dashboard', '/'],
+    ['//evil.example', '/dashboard'],
+    ['/\\evil.example', '/dashboard'],
+    ['https://evil.example', '/dashboard'],
+    ['dashboard', '/dashboard'],
   ])('%s → %s', (next, expected) => {
     expect(safeNext(next)).toBe(expected);
   });

@@ -54,8 +54,9 @@ export default function LoginPage() {
       },
       onError: (err) => {
         if (err instanceof ApiError) {
-          toast.error(err.message);
+          // Once: under its field when the server names one, else as a toast.
           if (err.field) setErrors({ [err.field]: err.message });
+          else toast.error(err.message);
         } else {
           toast.error('Something went wrong!');
         }

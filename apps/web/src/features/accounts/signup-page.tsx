@@ -76,8 +76,9 @@ export default function SignupPage() {
       },
       onError: (err) => {
         if (err instanceof ApiError) {
-          toast.error(`Error: ${err.message}`);
+          // Once: under its field when the server names one, else as a toast.
           if (err.field) setErrors({ [err.field]: err.message });
+          else toast.error(`Error: ${err.message}`);
         } else {
           toast.error('Something went wrong. Please try again');
         }

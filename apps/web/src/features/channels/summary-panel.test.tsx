@@ -95,6 +95,26 @@ describe('SummaryPanel', () => {
     expect(screen.getByText(/3 messages · Participants: Ada Admin, bob/)).toBeTruthy();
   });
 
+  it('collapses to its header row and expands again, keeping the summary', async () => {
+    const server = controlledFetch();
+    render();
+    await server.answer({ status: 200, json: aSummary() });
+    await screen.findByText('Decisions:');
+    const toggle = screen.getByRole('button', { name: 'Collapse' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const body = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(body?.hidden).toBe(false);
+    await userEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Expand' }).getAttribute('aria-expanded')).toBe('false');
+    expect(body?.hidden).toBe(true);
+    expect(screen.queryByText('Decisions:')).not.toBeNull();
+    // The header row stays usable while collapsed.
+    expect(select().disabled).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Expand' }));
+    expect(body?.hidden).toBe(false);
+    expect(server.requested).toEqual(['24']);
+  });
+
   it('refetches when the timeframe changes, with the select disabled while loading', async () => {
     const server = controlledFetch();
     render();

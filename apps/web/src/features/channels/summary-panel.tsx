@@ -7,7 +7,7 @@ import {
   type SummaryTimeframe,
 } from '@cohort/shared/summaries';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Sparkles, X } from 'lucide-react';
+import { ChevronDown, ChevronUp, Sparkles, X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { ApiError, api } from '../../lib/api.ts';
@@ -43,11 +43,15 @@ const ENGINE_NOTES: Partial<Record<ChannelSummary['engine'], string>> = {
  * The channel's conversation summary (SPEC §2 "Channel chat", §4, §8): a timeframe select (disabled
  * while loading), Generating summary…, the failure message with Try Again (Retrying… while it runs),
  * the empty answer, or the summary with its message count and participants. The summary is shown as
- * text — never as HTML — with its `- ` lines as a list.
+ * text — never as HTML — with its `- ` lines as a list. Compact (issue 19): one header row, the
+ * text scrolls inside a box at most 14rem tall, and Collapse folds it to the header row so the
+ * conversation keeps the space.
  */
 export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanelProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const selectId = useId();
+  const bodyId = useId();
+  const [collapsed, setCollapsed] = useState(false);
   const [timeframe, setTimeframe] = useState<SummaryTimeframe>(DEFAULT_SUMMARY_TIMEFRAME);
   // SPEC §5: fetched only when both the channel id and the workspace name are there.
   const query = useQuery({
@@ -81,18 +85,50 @@ export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanel
       id={SUMMARY_PANEL_ID}
       aria-labelledby="channel-summary-heading"
       aria-busy={loading}
-      className="max-h-[50%] overflow-y-auto border-b border-slate-200 bg-indigo-50/60 px-6 py-4"
+      className="shrink-0 border-b border-slate-200 bg-indigo-50/60 px-4 py-2 sm:px-6"
     >
-      <div className="flex items-start justify-between gap-3">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h3
           id="channel-summary-heading"
           ref={headingRef}
           tabIndex={-1}
-          className="flex items-center gap-2 text-base font-semibold text-slate-900 focus:outline-none"
+          className="flex items-center gap-2 text-sm font-semibold text-slate-900 focus:outline-none"
         >
           <Sparkles aria-hidden="true" className="size-4 text-indigo-600" />
           Channel Conversation Summary
         </h3>
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor={selectId} className="sr-only">
+            Timeframe
+          </label>
+          <select
+            id={selectId}
+            value={timeframe}
+            disabled={loading}
+            onChange={(e) => setTimeframe(Number(e.target.value) as SummaryTimeframe)}
+            className="rounded-md border border-slate-300 bg-white px-2 py-0.5 text-sm text-slate-900 disabled:opacity-60"
+          >
+            {SUMMARY_TIMEFRAMES.map((t) => (
+              <option key={t.hours} value={t.hours}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button
+          type="button"
+          onClick={() => setCollapsed((c) => !c)}
+          aria-expanded={!collapsed}
+          aria-controls={bodyId}
+          className="ml-auto inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium text-slate-700 hover:bg-white hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        >
+          {collapsed ? (
+            <ChevronDown aria-hidden="true" className="size-4" />
+          ) : (
+            <ChevronUp aria-hidden="true" className="size-4" />
+          )}
+          {collapsed ? 'Expand' : 'Collapse'}
+        </button>
         <button
           type="button"
           onClick={onClose}
@@ -103,26 +139,11 @@ export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanel
         </button>
       </div>
 
-      <div className="mt-2 flex items-center gap-2 text-sm">
-        <label htmlFor={selectId} className="font-medium text-slate-700">
-          Timeframe
-        </label>
-        <select
-          id={selectId}
-          value={timeframe}
-          disabled={loading}
-          onChange={(e) => setTimeframe(Number(e.target.value) as SummaryTimeframe)}
-          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 disabled:opacity-60"
-        >
-          {SUMMARY_TIMEFRAMES.map((t) => (
-            <option key={t.hours} value={t.hours}>
-              {t.label}
-            </option>
-          ))}
-        </select>
-      </div>
-
-      <div className="mt-3 text-sm text-slate-800">
+      <div
+        id={bodyId}
+        hidden={collapsed}
+        className="mt-2 max-h-56 overflow-y-auto pr-1 text-sm text-slate-800"
+      >
         {loading && (
           <p role="status" className="text-slate-600 italic">
             Generating summary...

@@ -1,7 +1,8 @@
 import { MESSAGE_MAX_LENGTH, type MessageReaction } from '@cohort/shared/chat';
-import { MessageSquare, Pencil, SmilePlus, Trash2 } from 'lucide-react';
+import { MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
 import { type KeyboardEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
+import { EmojiPicker } from '../../components/composer/emoji-picker.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
@@ -43,6 +44,8 @@ export function MessageActions({
   onReply,
 }: MessageActionsProps) {
   const [picking, setPicking] = useState(false);
+  // The full emoji picker (any emoji, not only the quick ones), in a dialog of its own.
+  const [choosing, setChoosing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   return (
     <div
@@ -70,6 +73,18 @@ export function MessageActions({
               {emoji}
             </button>
           ))}
+          <button
+            type="button"
+            className={iconButton}
+            aria-label="More emojis"
+            title="More emojis"
+            onClick={() => {
+              setPicking(false);
+              setChoosing(true);
+            }}
+          >
+            <Plus aria-hidden="true" className="size-4" />
+          </button>
           <button
             type="button"
             className={cn(iconButton, 'w-auto px-1.5 text-xs')}
@@ -109,6 +124,20 @@ export function MessageActions({
             </button>
           )}
         </>
+      )}
+      {choosing && (
+        <Dialog onClose={() => setChoosing(false)} title="Add reaction" className="max-w-sm">
+          <div className="mt-3">
+            <EmojiPicker
+              embedded
+              onClose={() => setChoosing(false)}
+              onPick={(emoji) => {
+                setChoosing(false);
+                onReact(emoji);
+              }}
+            />
+          </div>
+        </Dialog>
       )}
       {confirming && (
         <Dialog

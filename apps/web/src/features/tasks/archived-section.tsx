@@ -2,11 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { sectionHeading } from './section-heading.ts';
+import { matchesSearch } from './task-search.ts';
 import { archivedTasksQuery, taskApi, taskKeys } from './tasks.queries.ts';
 
-/** Archived tasks, each with Restore. */
-export function ArchivedSection() {
+/** Archived tasks, each with Restore; the taskboard's search filters them by title. */
+export function ArchivedSection({ search = '' }: { search?: string }) {
   const archived = useQuery({ ...archivedTasksQuery, refetchOnMount: 'always' });
+  const shown = (archived.data ?? []).filter((task) => matchesSearch(task.title, search));
   const queryClient = useQueryClient();
   const restore = useMutation({
     mutationFn: (id: string) => taskApi.restore(id),
@@ -29,11 +31,13 @@ export function ArchivedSection() {
         <p role="alert" className="mt-4 text-red-700">
           Failed to fetch tasks
         </p>
-      ) : archived.data.length === 0 ? (
-        <p className="mt-4 text-slate-600">No archived tasks</p>
+      ) : shown.length === 0 ? (
+        <p className="mt-4 text-slate-600">
+          {archived.data.length === 0 ? 'No archived tasks' : 'No archived tasks match your search'}
+        </p>
       ) : (
         <ul className="mt-4 space-y-2">
-          {archived.data.map((task) => (
+          {shown.map((task) => (
             <li
               key={task._id}
               className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-800"

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { sectionHeading } from './section-heading.ts';
+import { matchesSearch } from './task-search.ts';
 import { notificationsQuery, personName, useMarkNotificationsRead } from './tasks.queries.ts';
 
 function notificationText(n: TaskNotification) {
@@ -18,12 +19,22 @@ function notificationText(n: TaskNotification) {
   }
 }
 
-/** Notifications from the server (refreshed by the /tasks push), newest first, unread ones marked. */
-export function NotificationsSection({ onOpenTask }: { onOpenTask: (id: string) => void }) {
+/**
+ * Notifications from the server (refreshed by the /tasks push), newest first, unread ones marked;
+ * the taskboard's search keeps those about matching tasks ("Mark all as read" still marks all).
+ */
+export function NotificationsSection({
+  search = '',
+  onOpenTask,
+}: {
+  search?: string;
+  onOpenTask: (id: string) => void;
+}) {
   const notifications = useQuery({ ...notificationsQuery, refetchOnMount: 'always' });
   const markRead = useMarkNotificationsRead();
-  const items = notifications.data ?? [];
-  const unread = items.filter((n) => !n.read).length;
+  const all = notifications.data ?? [];
+  const unread = all.filter((n) => !n.read).length;
+  const items = all.filter((n) => matchesSearch(n.task.title, search));
   const onError = (err: Error) => toast.error(`Failed to mark as read: ${err.message}`);
 
   return (
@@ -52,7 +63,9 @@ export function NotificationsSection({ onOpenTask }: { onOpenTask: (id: string) 
           Failed to fetch notifications
         </p>
       ) : items.length === 0 ? (
-        <p className="mt-4 text-slate-600 dark:text-slate-300">No notifications</p>
+        <p className="mt-4 text-slate-600 dark:text-slate-300">
+          {all.length === 0 ? 'No notifications' : 'No notifications match your search'}
+        </p>
       ) : (
         <ul className="mt-4 space-y-2" aria-label="Notifications">
           {items.map((n) => (

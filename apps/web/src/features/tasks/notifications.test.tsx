@@ -1,5 +1,6 @@
 import type { TaskNotification } from '@cohort/shared/tasks';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderAt, requestsOf } from '../../test/render.tsx';
@@ -33,7 +34,40 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The section with a search that a button changes, as the taskboard's box would. */
+function Searching() {
+  const [search, setSearch] = useState(' VENUE ');
+  return (
+    <>
+      <button type="button" onClick={() => setSearch('nothing like it')}>
+        Search again
+      </button>
+      <NotificationsSection search={search} onOpenTask={() => {}} />
+    </>
+  );
+}
+
 describe('Notifications', () => {
+  it('keeps the notifications about tasks matching the search', async () => {
+    mockFetch({
+      'GET /api/tasks/notifications': () => ({
+        json: [
+          aNotification(),
+          aNotification({ _id: 'n2', task: { ...aNotification().task, _id: 't2', title: 'Book the venue' } }),
+        ],
+      }),
+    });
+    renderAt('/task', <Searching />);
+    const list = await screen.findByRole('list', { name: 'Notifications' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((r) => r.textContent),
+    ).toEqual([expect.stringContaining('"Book the venue"')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Search again' }));
+    expect(await screen.findByText('No notifications match your search')).toBeTruthy();
+  });
+
   it('lists newest first, unread apart, and marks one or all as read', async () => {
     let items = [
       aNotification(),

@@ -69,6 +69,9 @@ interface TaskboardProps {
   onInitialTaskClosed?: () => void;
 }
 
+/** The sections that list tasks, each filtered by the search box. */
+const SEARCHED_SECTIONS = new Set<Section>(['boards', 'assigned', 'table', 'notifications', 'archived']);
+
 export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps) {
   useLiveTasks();
   const me = useMe();
@@ -137,7 +140,11 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
             type="search"
             placeholder="Search tasks..."
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              // A search from a page without tasks (welcome, help, settings) shows the matching board.
+              if (e.target.value.trim() && !SEARCHED_SECTIONS.has(section)) setSection('boards');
+            }}
             className={cn(inputClasses, 'pl-8')}
           />
         </div>
@@ -217,9 +224,9 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
         )}
         {section === 'assigned' && <AssignedSection search={search} onOpenTask={setOpenTaskId} />}
         {section === 'table' && <TableSection search={search} onOpenTask={setOpenTaskId} />}
-        {section === 'notifications' && <NotificationsSection onOpenTask={setOpenTaskId} />}
+        {section === 'notifications' && <NotificationsSection search={search} onOpenTask={setOpenTaskId} />}
         {section === 'help' && <HelpSection />}
-        {section === 'archived' && <ArchivedSection />}
+        {section === 'archived' && <ArchivedSection search={search} />}
         {section === 'settings' && <SettingsSection theme={theme} onThemeChange={changeTheme} />}
       </div>
 

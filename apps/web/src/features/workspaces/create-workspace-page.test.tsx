@@ -79,6 +79,23 @@ describe('CreateWorkspacePage', () => {
     expect(requestsOf(fetchMock).some((r) => r.route === 'POST /api/workspaces')).toBe(false);
   });
 
+  it('clears the error once the fields are fixed: the missing one marked until it is filled', async () => {
+    mockFetch({ 'GET /api/me': () => ({ json: meResponse }) });
+    renderPage();
+    const name = screen.getByRole('textbox', { name: 'Workspace Name' });
+    const description = screen.getByRole('textbox', { name: 'Description' });
+    await userEvent.click(screen.getByRole('button', { name: 'Create Workspace' }));
+    expect(screen.getByRole('alert').textContent).toBe('Name and description are required');
+    await userEvent.type(name, 'Apollo');
+    // One field still missing: the message stays, only that field is marked.
+    expect(screen.getByRole('alert').textContent).toBe('Name and description are required');
+    expect(name.getAttribute('aria-invalid')).toBeNull();
+    expect(description.getAttribute('aria-invalid')).toBe('true');
+    await userEvent.type(description, 'Launch planning');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(description.getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('posts name, description and members, then goes to /dashboard', async () => {
     const fetchMock = mockFetch({
       'GET /api/me': () => ({ json: meResponse }),
@@ -117,6 +134,9 @@ describe('CreateWorkspacePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create Workspace' }));
     expect((await screen.findByRole('alert')).textContent).toBe('A workspace with this name already exists');
     expect(screen.getByRole('textbox', { name: 'Workspace Name' }).getAttribute('aria-invalid')).toBe('true');
+    // Another name: the refusal of the old one goes.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Workspace Name' }), '2');
+    expect(screen.queryByRole('alert')).toBeNull();
 
     answer = 'offline';
     await userEvent.click(screen.getByRole('button', { name: 'Create Workspace' }));

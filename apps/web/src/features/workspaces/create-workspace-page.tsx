@@ -79,6 +79,28 @@ export default function CreateWorkspacePage() {
     }
   }
 
+  /**
+   * While an error shows, every edit of the name or description checks again: once the fields are
+   * fixed the message goes (a server refusal, such as a taken name, goes on the first edit).
+   */
+  function recheck(next: { name: string; description: string }) {
+    if (!error) return;
+    const parsed = createWorkspaceBody.safeParse({ ...next, members });
+    if (parsed.success) {
+      setError(undefined);
+      setInvalid({});
+      return;
+    }
+    const issue = parsed.error.issues[0];
+    if (issue?.message === WORKSPACE_MESSAGES.nameAndDescriptionRequired) {
+      setInvalid({
+        name: !next.name.trim() || undefined,
+        description: !next.description.trim() || undefined,
+      });
+      setError(issue.message);
+    }
+  }
+
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -145,7 +167,10 @@ export default function CreateWorkspacePage() {
             required
             autoComplete="off"
             value={name}
-            onChange={(event) => setName(event.target.value)}
+            onChange={(event) => {
+              setName(event.target.value);
+              recheck({ name: event.target.value, description });
+            }}
             error={fieldError('name')}
             aria-invalid={invalid.name ? true : undefined}
             hint="Shown in the workspace's address; unique on Cohort."
@@ -157,7 +182,10 @@ export default function CreateWorkspacePage() {
             rows={3}
             className="min-h-24"
             value={description}
-            onChange={(event) => setDescription(event.target.value)}
+            onChange={(event) => {
+              setDescription(event.target.value);
+              recheck({ name, description: event.target.value });
+            }}
             error={fieldError('description')}
             aria-invalid={invalid.description ? true : undefined}
           />

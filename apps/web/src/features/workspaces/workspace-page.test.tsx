@@ -67,7 +67,7 @@ describe('WorkspacePage', () => {
     expect(screen.getByRole('link', { name: 'Explore Projects' }).getAttribute('href')).toBe(
       '/workspace/w1/projects',
     );
-    expect(screen.getByRole('link', { name: 'Exit' }).getAttribute('href')).toBe('/');
+    expect(screen.getByRole('link', { name: 'Exit' }).getAttribute('href')).toBe('/dashboard');
     // Settings are for admins only.
     expect(screen.queryByRole('link', { name: 'Settings' })).toBeNull();
 

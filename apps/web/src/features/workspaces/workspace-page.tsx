@@ -118,7 +118,7 @@ function WorkspaceView({
             </Link>
           )}
           <LeaveWorkspaceButton workspace={workspace} />
-          <Link to="/" className={buttonClasses('ghost', 'sm')}>
+          <Link to="/dashboard" className={buttonClasses('ghost', 'sm')}>
             <LogOut aria-hidden="true" className="size-4" />
             Exit
           </Link>

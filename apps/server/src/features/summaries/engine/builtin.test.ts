@@ -38,9 +38,24 @@ describe('built-in summarizer', () => {
     ]);
     expect(a.actionItems.map((x) => [x.sender, x.assignee, x.text])).toEqual([
       ['Bob Jones', undefined, "I'll write the migration script for the billing tables tonight."],
-      ['Alice Smith', '@carol', '@carol can you review the schema PR?'],
+      ['Alice Smith', 'Carol', '@carol can you review the schema PR?'],
       ['Carol', undefined, 'TODO: update the changelog before the release.'],
-      ['Dan', '@bob', '@bob please check the flaky login test before the release.'],
+      ['Dan', 'Bob Jones', '@bob please check the flaky login test before the release.'],
+    ]);
+    // Each as a sentence of its own: who does what, "I" resolved, the @handle a participant's name.
+    expect(a.actionItems.map((x) => x.statement)).toEqual([
+      'Bob Jones will write the migration script for the billing tables tonight.',
+      'Carol to review the schema PR (asked by Alice Smith).',
+      'To do (noted by Carol): update the changelog before the release.',
+      'Bob Jones to check the flaky login test before the release (asked by Dan).',
+    ]);
+    expect(a.decisions[0]?.statement).toBe(
+      'Alice Smith and the team will go with PostgreSQL for the billing service.',
+    );
+    // The release date is kept; the staging answer is not a date line of its own.
+    expect(a.dates.map((d) => d.statement)).toEqual([
+      'Alice Smith and the team need to pick a database for the billing service before Friday.',
+      'The release date moved to Thursday because QA needs another day (Bob Jones).',
     ]);
     expect(a.links).toEqual([
       { url: 'https://github.com/acme/billing/pull/42', sender: 'Alice Smith' },
@@ -76,12 +91,13 @@ describe('built-in summarizer', () => {
       'Decisions:',
       'Open questions:',
       'Action items:',
+      'Dates and deadlines:',
       'Links shared:',
     ]) {
       expect(lines).toContain(title);
     }
-    expect(lines).toContain("- Alice Smith: OK, let's go with PostgreSQL for the billing service.");
-    expect(lines).toContain('- @carol (asked by Alice Smith): @carol can you review the schema PR?');
+    expect(lines).toContain('- Alice Smith and the team will go with PostgreSQL for the billing service.');
+    expect(lines).toContain('- Carol to review the schema PR (asked by Alice Smith).');
     expect(lines).toContain('Code: 1 snippet shared (sql) by Bob Jones.');
     expect(summary.length).toBeLessThan(2500);
     // Every "Name: sentence" bullet names a sender and quotes a sentence of that sender's message.
@@ -193,7 +209,7 @@ describe('built-in summarizer', () => {
     const summary = summarizeConversation(messages);
     expect(performance.now() - started).toBeLessThan(2_000);
     for (const line of summary.split('\n')) expect(line.length).toBeLessThan(260);
-    expect(summary).toContain('- Ann: Can you confirm the archive storage budget?');
+    expect(summary).toContain('- Someone to confirm the archive storage budget (asked by Ann).');
   });
 
   it('ranks central sentences first (LexRank)', () => {
@@ -224,5 +240,79 @@ describe('built-in summarizer', () => {
     expect(scores[1]).toBeGreaterThan(scores[2] as number);
     expect(scores[3]).toBeLessThan(scores[0] as number);
     expect(scores.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 6);
+  });
+
+  describe('lines people can act on (issue 19)', () => {
+    const launch = conv([
+      ['Maya Patel', 'We need to decide when the new checkout launches.', 0],
+      [
+        'Tom Berg',
+        'Should we launch the new checkout on March 3 and keep the old checkout as a fallback for two weeks?',
+        1,
+      ],
+      ['Maya Patel', 'Agreed.', 2],
+      ['Tom Berg', 'I will send the invite for the launch review.', 3],
+      ['Lena Fischer', 'Who updates the help center articles?', 4],
+      ['Tom Berg', "I'll take the help center articles by Friday.", 5],
+      ['Lena Fischer', 'Can someone check the payment provider limits?', 6],
+      ['Maya Patel', "I'm on it.", 7],
+      ['Lena Fischer', 'The load test must finish before February 27.', 8],
+      ['Maya Patel', 'Do we have budget for the extra servers?', 9],
+      ['Lena Fischer', "What's the rollback plan if the payment error rate goes above 2%?", 10],
+      ['Tom Berg', 'If the error rate goes above 2% we roll back to the old checkout within an hour.', 11],
+    ]);
+
+    it('carries what "Agreed." agrees to, and keeps the fallback plan as a decision', () => {
+      const a = analyzeConversation(launch);
+      expect(a.decisions.map((d) => d.statement)).toEqual([
+        'Maya Patel and Tom Berg agreed to launch the new checkout on March 3 and keep the old checkout as a fallback for two weeks.',
+        'If the error rate goes above 2% Tom Berg and the team roll back to the old checkout within an hour.',
+      ]);
+      // "Agreed." alone is never a line.
+      expect(summarizeConversation(launch)).not.toMatch(/^- .*: Agreed\.$/m);
+    });
+
+    it('names who does what: "I" is the speaker, "On it." takes the request it answers', () => {
+      const a = analyzeConversation(launch);
+      expect(a.actionItems.map((x) => x.statement)).toEqual([
+        'Tom Berg will send the invite for the launch review.',
+        'Tom Berg will take the help center articles by Friday.',
+        'Maya Patel to check the payment provider limits (asked by Lena Fischer).',
+      ]);
+    });
+
+    it('keeps dates and deadlines, and lists only unanswered questions as open', () => {
+      const a = analyzeConversation(launch);
+      expect(a.dates.map((d) => d.statement)).toEqual([
+        'The load test must finish before February 27 (Lena Fischer).',
+      ]);
+      // Answered by someone taking it on, by "I'm on it", by the plan itself: not open.
+      expect(texts(a.openQuestions)).toEqual(['Do we have budget for the extra servers?']);
+      const summary = summarizeConversation(launch);
+      for (const date of ['March 3', 'Friday', 'February 27']) expect(summary).toContain(date);
+    });
+
+    it('a when-question answered with a date and a request by first name', () => {
+      const a = analyzeConversation(
+        conv([
+          ['Olivia', 'When do we have to give notice if we want to cancel?', 0],
+          ['Ola', 'Notice is due 60 days before, so by July 3.', 1],
+          ['Marco Rossi', 'Hana, could you estimate the effort for the funnel reports?', 2],
+          ['Hana Kim', 'Sure, I can have an estimate by Monday.', 3],
+          ['Hana Kim', 'Yes, let us switch to the new vendor.', 4],
+          ['Marco Rossi', 'OK.', 5],
+        ]),
+      );
+      expect(a.openQuestions).toEqual([]);
+      expect(a.actionItems.map((x) => x.statement)).toEqual([
+        'Hana Kim to estimate the effort for the funnel reports (asked by Marco Rossi).',
+      ]);
+      expect(a.dates.map((d) => d.statement)).toEqual([
+        'Notice is due 60 days before, so by July 3 (Ola).',
+        'Hana Kim can have an estimate by Monday.',
+      ]);
+      // "OK." agrees to nothing in particular: no decision from it.
+      expect(a.decisions).toEqual([]);
+    });
   });
 });

@@ -1,4 +1,12 @@
 import {
+  agreementStatement,
+  hasDate,
+  isBareAgreement,
+  isBareTakeOn,
+  requestStatement,
+  restate,
+} from './restate.ts';
+import {
   clip,
   dot,
   hasWords,
@@ -36,11 +44,18 @@ export interface Quote {
   text: string;
   /** Index of the message it comes from. */
   message: number;
+  /**
+   * The line as a self-contained sentence naming who and what (decisions, action items, dates):
+   * "I"/"we" resolved to the speaker, an agreement carrying what it agreed to (issue 19).
+   */
+  statement?: string;
 }
 
 export interface ActionItem extends Quote {
-  /** `@name` as written in the message when the item is addressed to someone. */
+  /** Who it is for: the participant an `@name` or a leading "Name," designates, else `@name` as written, or who took it on. */
   assignee?: string;
+  /** Id of the sentence it comes from. */
+  sentence?: number;
 }
 
 export interface Topic {
@@ -60,6 +75,8 @@ export interface ConversationAnalysis {
   decisions: Quote[];
   openQuestions: Quote[];
   actionItems: ActionItem[];
+  /** Sentences with a date or deadline that no decision or action item already carries. */
+  dates: Quote[];
   links: { url: string; sender: string }[];
   code: { sender: string; language: string }[];
 }
@@ -71,6 +88,9 @@ const MAX_TOPICS = 5;
 const MAX_KEY_POINTS = 6;
 const MAX_LISTED = 5;
 const MAX_ACTIONS = 8;
+const MAX_DATES = 6;
+/** How many messages back an "Agreed." or "On it." looks for what it answers. */
+const MAX_ANSWERED_LOOKBACK = 5;
 const MAX_NAMES = 8;
 /** How many later messages may answer a question: bounded, so a thousand questions in a row stay linear. */
 const MAX_ANSWER_LOOKAHEAD = 50;
@@ -94,6 +114,9 @@ const DECISION_RES = [
   /\b(?:settled|landed)\s+on\b/i,
   /\bfinal\s+(?:answer|call|decision)\b/i,
   /\bapproved\b/i,
+  // A fallback plan is a decision too: "our fallback is …", "plan B", "if X fails we roll back to Y".
+  /\b(?:fall\s?back|plan\s+b|backup\s+plan|contingency)\b/i,
+  /^if\b[^.?!]{0,160}\b(?:roll|switch|revert|go)\s?back\b/i,
   /\bwe(?:'ll| will)\s+(?:use|ship|keep|drop|switch to|stick with)\b/i,
   /\blet'?s\s+(?:use|ship|keep|drop|switch to|stick with)\b/i,
   // Spanish, French, German, Portuguese, Italian, Chinese, Japanese.
@@ -130,7 +153,13 @@ const ACTION_VERBS = new Set(
   ),
 );
 const ANSWER_START_RE =
-  /^(?:yes|no|yep|yeah|nope|sure|definitely|probably|it's|it is|because|sí|si|claro|oui|non|ja|nein|sim|não|是|对|不|はい|いいえ)\b/iu;
+  /^(?:yes|no|yep|yeah|nope|sure|definitely|probably|it's|it is|because|agreed|ok|okay|sounds good|works for me|not yet|already|i think|i'd say|i'll|i will|i can|we can|we should|let's|sí|si|claro|oui|non|ja|nein|sim|não|是|对|不|はい|いいえ)\b/iu;
+/** Who-questions ("who will…", "who owns…"), answered by someone taking it on or being named. */
+const WHO_RE = /^(?:\S+\s+){0,3}?who\b/i;
+/** When-questions, answered by a date. */
+const WHEN_RE = /^(?:\S+\s+){0,3}?(?:when|by when|what date|what day|how long|which day)\b/i;
+/** Taking something on: "I'll", "I can", "me", "on it". */
+const TAKE_ON_RE = /\b(?:i'll|i will|i can|i'm on it|on it|me|mine)\b/i;
 
 interface Sentence {
   id: number;
@@ -371,35 +400,45 @@ function mmr(
 
 const isQuestion = (s: Sentence) => /[?？]\s*["')\]]*$/.test(s.text) || s.text.startsWith('¿');
 
-function classifyAction(s: Sentence, meter: StepMeter): { assignee?: string } | undefined {
+function classifyAction(
+  s: Sentence,
+  meter: StepMeter,
+): { assignee?: string; request?: boolean; todo?: boolean } | undefined {
   const text = s.norm;
   // Each pattern below reads the sentence once.
   tick(meter, (REQUEST_RES.length + SELF_ACTION_RES.length + 4) * (text.length + 1));
   const mentions = [...text.matchAll(MENTION_RE)].map((m) => `@${m[1]}`);
   const assignee = mentions[0];
   const withAssignee = assignee ? { assignee } : {};
-  if (REQUEST_RES.some((re) => re.test(text))) return withAssignee;
-  if (TODO_RE.test(text)) return withAssignee;
+  if (REQUEST_RES.some((re) => re.test(text))) return { ...withAssignee, request: true };
+  if (TODO_RE.test(text)) return { ...withAssignee, todo: true };
   if (SELF_ACTION_RES.some((re) => re.test(text)) || japaneseSelfAction(text)) return {};
   // Once per sentence, not once per mention in it.
   const polite = text.toLowerCase().includes('please');
   for (const m of text.matchAll(/@([\p{L}\p{N}][\p{L}\p{N}._-]*)[,:]?\s+(?:please\s+|pls\s+)?(\p{L}+)/gu)) {
     tick(meter);
     const verb = (m[2] ?? '').toLowerCase();
-    if (ACTION_VERBS.has(verb) || polite) return { assignee: `@${m[1]}` };
+    if (ACTION_VERBS.has(verb) || polite) return { assignee: `@${m[1]}`, request: true };
   }
   return undefined;
 }
 
-/** A question counts as answered when someone else soon replies on its subject or with a yes/no. */
+/**
+ * A question counts as answered when someone else soon replies on its subject or with a yes/no (or
+ * "I think…", "Agreed"), a who-question when someone takes it on or is named, a when-question when a
+ * reply has a date.
+ */
 function isAnswered(
   question: Sentence,
   asker: string,
   content: Prepared[],
   position: number,
+  names: readonly string[],
   meter: StepMeter,
 ): boolean {
   let othersSeen = 0;
+  const who = WHO_RE.test(question.norm);
+  const when = WHEN_RE.test(question.norm);
   const last = Math.min(content.length - 1, position + MAX_ANSWER_LOOKAHEAD);
   for (let j = position + 1; j <= last && othersSeen < 8; j++) {
     tick(meter);
@@ -407,10 +446,56 @@ function isAnswered(
     if (reply.sender === asker) continue;
     othersSeen++;
     if (dot(question.vector, reply.vector) >= 0.2) return true;
+    if (othersSeen > 3) continue;
     const first = reply.sentences[0];
-    if (othersSeen <= 3 && first && ANSWER_START_RE.test(first.norm.trim())) return true;
+    if (first && ANSWER_START_RE.test(first.norm.trim())) return true;
+    for (const r of reply.sentences.slice(0, 3)) {
+      tick(meter, 3 * (r.norm.length + 1));
+      if (who && (TAKE_ON_RE.test(r.norm) || names.some((n) => n !== reply.sender && r.norm.includes(n))))
+        return true;
+      if (when && hasDate(r.norm)) return true;
+    }
   }
   return false;
+}
+
+/** The sentence of an earlier message by someone else that a short reply answers: its last question, else its last sentence with content. */
+function answeredSentence(
+  content: Prepared[],
+  position: number,
+  replier: string,
+  meter: StepMeter,
+): { sentence: Sentence; sender: string } | undefined {
+  for (let j = position - 1; j >= Math.max(0, position - MAX_ANSWERED_LOOKBACK); j--) {
+    tick(meter);
+    const before = content[j] as Prepared;
+    if (before.sender === replier) continue;
+    const withContent = before.sentences.filter((x) => x.terms.length >= 2);
+    const sentence = withContent.findLast((x) => isQuestion(x)) ?? withContent.at(-1);
+    return sentence ? { sentence, sender: before.sender } : undefined;
+  }
+  return undefined;
+}
+
+/** "Hana, could you …": the participant a request starts by addressing, by first name. */
+function addressee(norm: string, names: readonly string[], asker: string): string | undefined {
+  const text = norm.trim();
+  const first = (
+    /^(\p{Lu}\p{L}+)\s*,/u.exec(text)?.[1] ?? /,\s*(\p{Lu}\p{L}+)\s*[?.!]*$/u.exec(text)?.[1]
+  )?.toLowerCase();
+  if (!first) return undefined;
+  const fits = names.filter((n) => n !== asker && n.toLowerCase().split(/\s+/)[0] === first);
+  return fits.length === 1 ? fits[0] : undefined;
+}
+
+/** A participant named by an @handle ("@carol" → "Carol White"), when exactly one fits. */
+function resolveHandle(handle: string, names: readonly string[]): string {
+  const h = handle.replace(/^@/, '').toLowerCase();
+  const fits = names.filter((n) => {
+    const lower = n.toLowerCase();
+    return lower.replace(/\s+/g, '') === h || lower.split(/\s+/)[0] === h || lower.replace(/\s+/g, '.') === h;
+  });
+  return fits.length === 1 ? (fits[0] as string) : `@${h}`;
 }
 
 export function analyzeConversation(
@@ -432,30 +517,111 @@ export function analyzeConversation(
   const content = prepared.filter((p) => p.sentences.length > 0);
   const positionOf = new Map(content.map((p, i) => [p.index, i]));
 
-  // Decisions, questions and action items, each sentence in at most one of them.
+  // Decisions, questions and action items, each sentence in at most one of them; each decision and
+  // action item also as a self-contained statement (issue 19).
+  const names = participants.map((p) => p.name);
   const decisions: Quote[] = [];
   const openQuestions: Quote[] = [];
   const actionItems: ActionItem[] = [];
   const used = new Set<number>();
   for (const s of sentences) {
     const sender = prepared[s.message]?.sender ?? '';
+    const position = positionOf.get(s.message) ?? 0;
     tick(meter, (DECISION_RES.length + 1) * (s.norm.length + 1));
-    if (DECISION_RES.some((re) => re.test(s.norm))) {
-      decisions.push(quote(s, prepared));
+    if (isBareAgreement(s.norm, meter)) {
+      // "Agreed." is a decision about what it answers; alone it says nothing.
+      used.add(s.id);
+      const answered = answeredSentence(content, position, sender, meter);
+      if (answered)
+        decisions.push({
+          ...quote(s, prepared),
+          statement: agreementStatement(sender, answered.sender, answered.sentence.norm),
+        });
+      continue;
+    }
+    if (isBareTakeOn(s.norm, meter)) {
+      // "On it." takes on the request it answers: that item gets its assignee.
+      used.add(s.id);
+      const request = actionItems.findLast(
+        (a) =>
+          a.sender !== sender &&
+          a.message < s.message &&
+          position - (positionOf.get(a.message) ?? 0) <= MAX_ANSWERED_LOOKBACK,
+      );
+      if (request) {
+        request.assignee = sender;
+        request.statement = requestStatement(request.text, request.sender, sender);
+        continue;
+      }
+      const answered = answeredSentence(content, position, sender, meter);
+      if (answered)
+        actionItems.push({
+          ...quote(s, prepared),
+          statement: `${sender} will take on: ${restate(answered.sentence.norm, answered.sender, meter)}`,
+        });
+      continue;
+    }
+    if (!isQuestion(s) && DECISION_RES.some((re) => re.test(s.norm))) {
+      decisions.push({ ...quote(s, prepared), statement: restate(clip(s.norm, 240), sender, meter) });
       used.add(s.id);
       continue;
     }
     const action = classifyAction(s, meter);
+    if (action && !action.request && !action.todo) {
+      // "I'll have it ready by Thursday" from whoever a request just went to: that request is theirs.
+      const request = actionItems.findLast(
+        (a) =>
+          a.sender !== sender &&
+          a.message < s.message &&
+          position - (positionOf.get(a.message) ?? 0) <= 2 &&
+          (a.assignee === undefined || a.assignee === sender),
+      );
+      if (request) {
+        request.assignee = sender;
+        request.statement = requestStatement(request.text, request.sender, sender);
+        const requestSentence = request.sentence === undefined ? undefined : sentences[request.sentence];
+        if (requestSentence && dot(requestSentence.vector, s.vector) >= 0.25) {
+          used.add(s.id);
+          continue;
+        }
+      }
+    }
     if (action) {
-      actionItems.push({ ...quote(s, prepared), ...action });
+      const assignee = action.assignee
+        ? resolveHandle(action.assignee, names)
+        : action.request
+          ? addressee(s.norm, names, sender)
+          : undefined;
+      const statement = action.request
+        ? requestStatement(clip(s.norm, 240), sender, assignee)
+        : action.todo
+          ? `To do (noted by ${sender}): ${clip(s.norm, 240).replace(/^\s*(?:TODO|FIXME)\s*[:-]?\s*/, '')}`
+          : restate(clip(s.norm, 240), sender, meter);
+      actionItems.push({
+        ...quote(s, prepared),
+        sentence: s.id,
+        ...(assignee ? { assignee } : {}),
+        statement,
+      });
       used.add(s.id);
       continue;
     }
     if (isQuestion(s) && s.terms.length >= 2) {
       used.add(s.id);
-      if (!isAnswered(s, sender, content, positionOf.get(s.message) ?? 0, meter))
-        openQuestions.push(quote(s, prepared));
+      if (!isAnswered(s, sender, content, position, names, meter)) openQuestions.push(quote(s, prepared));
     }
+  }
+
+  // Dates and deadlines that no decision or action item carries, as statements.
+  const dates: Quote[] = [];
+  for (const s of sentences) {
+    if (used.has(s.id) || isQuestion(s) || s.terms.length < 2) continue;
+    if (!hasDate(s.norm, meter)) continue;
+    used.add(s.id);
+    dates.push({
+      ...quote(s, prepared),
+      statement: restate(clip(s.norm, 240), prepared[s.message]?.sender ?? '', meter),
+    });
   }
 
   // Topics, biggest first for the choice, shown in the order they happened.
@@ -554,6 +720,7 @@ export function analyzeConversation(
     decisions,
     openQuestions,
     actionItems,
+    dates,
     links,
     code,
   };
@@ -594,27 +761,15 @@ export function renderSummary(a: ConversationAnalysis): string {
       MAX_KEY_POINTS,
     ),
   );
-  lines.push(
-    ...section(
-      'Decisions',
-      a.decisions.map((q) => `${q.sender}: ${q.text}`),
-      MAX_LISTED,
-    ),
-  );
+  const said = (q: Quote) => q.statement ?? `${q.sender}: ${q.text}`;
+  lines.push(...section('Decisions', a.decisions.map(said), MAX_LISTED));
+  lines.push(...section('Action items', a.actionItems.map(said), MAX_ACTIONS));
+  lines.push(...section('Dates and deadlines', a.dates.map(said), MAX_DATES));
   lines.push(
     ...section(
       'Open questions',
       a.openQuestions.map((q) => `${q.sender}: ${q.text}`),
       MAX_LISTED,
-    ),
-  );
-  lines.push(
-    ...section(
-      'Action items',
-      a.actionItems.map((q) =>
-        q.assignee ? `${q.assignee} (asked by ${q.sender}): ${q.text}` : `${q.sender}: ${q.text}`,
-      ),
-      MAX_ACTIONS,
     ),
   );
   lines.push(
