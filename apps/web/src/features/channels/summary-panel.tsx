@@ -44,7 +44,7 @@ const ENGINE_NOTES: Partial<Record<ChannelSummary['engine'], string>> = {
  * while loading), Generating summary…, the failure message with Try Again (Retrying… while it runs),
  * the empty answer, or the summary with its message count and participants. The summary is shown as
  * text — never as HTML — with its `- ` lines as a list. Compact (issue 19): one header row, the
- * text scrolls inside a box at most 14rem tall, and Collapse folds it to the header row so the
+ * text scrolls inside a box at most 10rem tall, and Collapse folds it to the header row so the
  * conversation keeps the space.
  */
 export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanelProps) {
@@ -142,7 +142,7 @@ export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanel
       <div
         id={bodyId}
         hidden={collapsed}
-        className="mt-2 max-h-56 overflow-y-auto pr-1 text-sm text-slate-800"
+        className="mt-2 max-h-40 overflow-y-auto pr-1 text-sm text-slate-800"
       >
         {loading && (
           <p role="status" className="text-slate-600 italic">

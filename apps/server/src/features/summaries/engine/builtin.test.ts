@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeConversation, type ConversationMessage, lexRank, summarizeConversation } from './builtin.ts';
+import {
+  analyzeConversation,
+  type ConversationMessage,
+  lexRank,
+  renderSummary,
+  summarizeConversation,
+} from './builtin.ts';
 import { splitSentences, tokenize } from './text.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
@@ -290,6 +296,22 @@ describe('built-in summarizer', () => {
       expect(texts(a.openQuestions)).toEqual(['Do we have budget for the extra servers?']);
       const summary = summarizeConversation(launch);
       for (const date of ['March 3', 'Friday', 'February 27']) expect(summary).toContain(date);
+    });
+
+    it('quotes a member mention as @Name, not its markup, and resolves it to the participant', () => {
+      const a = analyzeConversation(
+        conv([
+          ['Maya Patel', 'Thanks @[Tom Berg](tom@example.com), see you at the launch review tomorrow.', 0],
+          ['Maya Patel', '@[Tom Berg](tom@example.com) please send the slides before noon.', 1],
+          ['Tom Berg', 'Sure.', 2],
+        ]),
+      );
+      const summary = renderSummary(a);
+      expect(summary).not.toContain('tom@example.com');
+      expect(summary).toContain('@Tom Berg, see you at the launch review tomorrow');
+      expect(a.actionItems.map((x) => x.statement)).toEqual([
+        'Tom Berg to send the slides before noon (asked by Maya Patel).',
+      ]);
     });
 
     it('a when-question answered with a date and a request by first name', () => {

@@ -1,3 +1,4 @@
+import { MENTION_PATTERN } from '@cohort/shared/notifications';
 import {
   agreementStatement,
   hasDate,
@@ -196,12 +197,15 @@ function prepare(messages: readonly ConversationMessage[], meter: StepMeter) {
   let lastAt = 0;
   messages.forEach((m, index) => {
     // Fences, links and whether it has words: a few passes over the content.
-    tick(meter, 4 * (m.content.length + 1));
+    tick(meter, 6 * (m.content.length + 1));
     const code: string[] = [];
-    const text = m.content.replace(FENCE_RE, (_all, lang: string) => {
-      code.push(lang.trim().toLowerCase().split(/\s+/)[0] || 'code');
-      return '\n';
-    });
+    const text = m.content
+      .replace(FENCE_RE, (_all, lang: string) => {
+        code.push(lang.trim().toLowerCase().split(/\s+/)[0] || 'code');
+        return '\n';
+      })
+      // A member mention reads as the composer showed it, "@Name", never as its markup and e-mail.
+      .replace(MENTION_PATTERN, (_all, name: string) => `@${name}`);
     const links = [...new Set((text.match(URL_RE) ?? []).map(trimUrl))];
     // Timestamps may be missing or out of order; the order of the array is the conversation's.
     const at = m.at !== undefined && Number.isFinite(m.at) ? Math.max(m.at, lastAt) : lastAt;

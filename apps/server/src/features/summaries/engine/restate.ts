@@ -184,7 +184,10 @@ export function agreementStatement(agreer: string, proposer: string, proposal: s
 export function requestStatement(text: string, asker: string, assignee: string | undefined): string {
   let t = stripFiller(text.trim());
   // The addressee in front: "@carol ", "@carol, ", "Bob, ".
-  t = t.replace(/^(?:@[\p{L}\p{N}._-]+|\p{Lu}\p{L}*)[,:]?\s+(?=(?:can|could|would|will|please|pls)\b)/u, '');
+  t = t.replace(
+    /^(?:@[\p{L}\p{N}._-]+(?:\s+\p{Lu}\p{L}*){0,2}|\p{Lu}\p{L}*)[,:]?\s+(?=(?:can|could|would|will|please|pls)\b)/u,
+    '',
+  );
   t = t.replace(/^(?:can|could|would|will)\s+(?:you|someone|somebody|anyone)\s+(?:please\s+)?/i, '');
   t = t.replace(/^(?:please|pls)\s+/i, '');
   t = t.replace(/[?!.\s]+$/, '');
