@@ -196,19 +196,19 @@ test.describe('direct chat', () => {
     await ada.page.goto('/chat');
     await ada.page.getByRole('textbox', { name: 'Recipient e-mail' }).fill(bob.email);
     await ada.page.getByRole('button', { name: 'Start Chat' }).click();
-    await expect(ada.page.getByText(`Chatting as: ${ada.email}`)).toBeVisible();
-    await expect(ada.page.getByRole('heading', { name: bob.email })).toBeVisible();
+    await expect(ada.page.getByText(`Chatting as: ${ada.name}`)).toBeVisible();
+    await expect(ada.page.getByRole('heading', { name: bob.name })).toBeVisible();
 
     await bob.page.goto('/livechat');
     await bob.page.getByRole('textbox', { name: 'Recipient e-mail' }).fill(ada.email);
     await bob.page.getByRole('button', { name: 'Start Chat' }).click();
-    const bobLog = bob.page.getByRole('log', { name: `Messages with ${ada.email}` });
+    const bobLog = bob.page.getByRole('log', { name: `Messages with ${ada.name}` });
     await expect(bobLog).toHaveAttribute('aria-busy', 'false');
 
-    await send(ada.page, 'Hi Bob, got a minute?', `Message ${bob.email}`);
+    await send(ada.page, 'Hi Bob, got a minute?', `Message ${bob.name}`);
     await expect(bobLog.getByText('Hi Bob, got a minute?')).toBeVisible();
-    await send(bob.page, 'Sure, call me', `Message ${ada.email}`);
-    const adaLog = ada.page.getByRole('log', { name: `Messages with ${bob.email}` });
+    await send(bob.page, 'Sure, call me', `Message ${ada.name}`);
+    const adaLog = ada.page.getByRole('log', { name: `Messages with ${bob.name}` });
     await expect(adaLog.getByText('Sure, call me')).toBeVisible();
     await expect(adaLog.getByText('Sending…')).toHaveCount(0);
     // Ada read Bob's reply as it arrived: the server has her mark, so the reload shows no "New messages".
@@ -223,7 +223,7 @@ test.describe('direct chat', () => {
       .toBe(0);
 
     await ada.page.reload();
-    await expect(ada.page.getByText(`Chatting as: ${ada.email}`)).toBeVisible();
+    await expect(ada.page.getByText(`Chatting as: ${ada.name}`)).toBeVisible();
     await expect(adaLog.getByRole('listitem')).toHaveCount(2);
     await expect(adaLog.getByRole('listitem').nth(0)).toContainText('Hi Bob, got a minute?');
     await expect(adaLog.getByRole('listitem').nth(1)).toContainText('Sure, call me');
@@ -232,8 +232,8 @@ test.describe('direct chat', () => {
       recipientEmail: bob.email,
     });
 
-    // Logout ends this chat only: the start step is back, the session stays.
-    await ada.page.getByRole('button', { name: 'Logout' }).click();
+    // Close ends this chat only: the start step is back, the session stays.
+    await ada.page.getByRole('button', { name: 'Close' }).click();
     await expect(ada.page.getByRole('textbox', { name: 'Recipient e-mail' })).toBeVisible();
     await ada.page.reload();
     await expect(ada.page.getByRole('textbox', { name: 'Recipient e-mail' })).toBeVisible();

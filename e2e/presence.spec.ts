@@ -32,7 +32,7 @@ test('A sees B online in the DM header while B has the app open, offline once B 
   await page.goto('/chat');
   await page.getByRole('textbox', { name: 'Recipient e-mail' }).fill(bob.email);
   await page.getByRole('button', { name: 'Start Chat' }).click();
-  const conversation = page.getByRole('region', { name: bob.email });
+  const conversation = page.getByRole('region', { name: 'Bob Tester' });
   await expect(conversation.getByRole('img', { name: 'offline' })).toBeVisible();
 
   const bobPage = await bob.context.newPage();

@@ -39,6 +39,7 @@ import { mailRoutes } from './features/mail/mail.routes.ts';
 import { MailSender, type MailSenderOptions } from './features/mail/mail.sender.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
 import { registerNotificationsNamespace } from './features/notifications/notifications.socket.ts';
+import { peopleRoutes } from './features/people/people.routes.ts';
 import { presenceRoutes } from './features/presence/presence.routes.ts';
 import { registerPresenceNamespace } from './features/presence/presence.socket.ts';
 import { createGithubClient } from './features/projects/github.client.ts';
@@ -226,6 +227,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const reads = new ReadsService(ctx, readsRealtime(chat.nsp, direct.nsp));
   const stopReadCleanup = reads.watchDeletions();
   await app.register(readsRoutes(ctx, reads));
+  await app.register(peopleRoutes(ctx));
   await app.register(filesRoutes(ctx));
   await app.register(notificationsRoutes(ctx, registerNotificationsNamespace(ctx, io)));
   await app.register(presenceRoutes(ctx, presence));

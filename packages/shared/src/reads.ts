@@ -8,7 +8,7 @@ import { emailSchema } from './accounts.ts';
  * - `GET /api/workspaces/:workspaceName/unread` → `ChannelUnread[]` for every channel the caller can read.
  * - `PUT /api/workspaces/:workspaceName/channels/:channelId/read {seq}` → the channel's `ChannelUnread`.
  * - `PUT /api/workspaces/:workspaceName/channels/:channelId/mute {muted}` → the same.
- * - `GET /api/direct/unread` → `DirectUnread[]`, one per conversation partner.
+ * - `GET /api/direct/unread` → `DirectUnread[]`, one per conversation partner, newest message first.
  * - `PUT /api/direct/:email/read {seq}` → that conversation's `DirectUnread`.
  *
  * After a mark moves or a mute changes, every socket of that user gets `readMarkChanged`: on `/chat`
@@ -57,13 +57,30 @@ export const channelUnread = z.object({
 export type ChannelUnread = z.infer<typeof channelUnread>;
 export const channelUnreadList = z.array(channelUnread);
 
+/** A direct conversation's newest message is listed cut to this many characters. */
+export const DIRECT_EXCERPT_LENGTH = 140;
+
 export const directUnread = z.object({
   /** The conversation partner. */
   email: z.string(),
+  /** The partner's `displayName` (names.ts). */
   name: z.string(),
   lastReadSeq: z.number().int(),
   lastSeq: z.number().int(),
   unread: z.number().int(),
+  /**
+   * In `GET /api/direct/unread` only (which lists the newest conversation first): the newest
+   * message, its content cut to DIRECT_EXCERPT_LENGTH ('' once deleted); null before any message.
+   */
+  lastMessage: z
+    .object({
+      excerpt: z.string(),
+      fromMe: z.boolean(),
+      createdAt: z.string(),
+      deleted: z.boolean(),
+    })
+    .nullable()
+    .optional(),
 });
 export type DirectUnread = z.infer<typeof directUnread>;
 export const directUnreadList = z.array(directUnread);

@@ -674,6 +674,15 @@ const ROWS: Row[] = [
     expected: only({ viewer: 200, admin: 200 }),
   },
 
+  // -- People (whoever shares a workspace with the caller) ------------------------------------------
+  { route: 'GET /api/people', url: () => '/api/people?q=&limit=5', expected: signedIn(200) },
+  {
+    // The editor's card: their co-members only (the removed member shares nothing with them any more).
+    route: 'GET /api/people/:email',
+    url: (sc) => `/api/people/${encodeURIComponent(sc.people.editor.email)}`,
+    expected: only({ viewer: 200, admin: 200 }),
+  },
+
   // -- Direct messages (admin wrote to the editor) --------------------------------------------------
   {
     // `:email` names the reader: only the caller's own conversations.

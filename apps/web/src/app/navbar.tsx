@@ -12,6 +12,9 @@ import { UserMenu } from './user-menu.tsx';
 const NotificationBell = lazy(() =>
   import('../features/notifications/notification-bell.tsx').then((m) => ({ default: m.NotificationBell })),
 );
+const MessagesLink = lazy(() =>
+  import('../features/direct/messages-link.tsx').then((m) => ({ default: m.MessagesLink })),
+);
 const InvitationsLink = lazy(() =>
   import('../features/invitations/invitations-link.tsx').then((m) => ({ default: m.InvitationsLink })),
 );
@@ -95,6 +98,9 @@ export function Navbar() {
             <span aria-hidden="true" className="h-9 w-36 animate-pulse rounded-lg bg-slate-100" />
           ) : me.data ? (
             <>
+              <Suspense fallback={null}>
+                <MessagesLink />
+              </Suspense>
               <Suspense fallback={null}>
                 <InvitationsLink />
               </Suspense>

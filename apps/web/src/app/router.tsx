@@ -32,6 +32,7 @@ const WorkspacePage = page(() => import('../features/workspaces/workspace-page.t
 const CreateChannelPage = page(() => import('../features/workspaces/create-channel-page.tsx'));
 const WorkspaceSettingsPage = page(() => import('../features/workspaces/workspace-settings-page.tsx'));
 const ChatPage = page(() => import('../features/direct/chat-page.tsx'));
+const MessagesPage = page(() => import('../features/direct/messages-page.tsx'));
 const ProfilePage = page(() => import('../features/profile/profile-page.tsx'));
 const InvitationsPage = page(() => import('../features/invitations/invitations-page.tsx'));
 const ProjectsPage = page(() => import('../features/projects/projects-page.tsx'));
@@ -81,6 +82,8 @@ export const routes: RouteObject[] = [
           // page restores from `chatState` or asks for in its first step (SPEC §2).
           { path: '/chat', element: <ChatPage /> },
           { path: '/livechat', element: <ChatPage /> },
+          // Not in the spec's table: the navbar's Messages (my conversations and a people search).
+          { path: '/messages', element: <MessagesPage /> },
           // Not in the spec's table: my pending workspace invitations (the invitation e-mail links here).
           { path: '/invitations', element: <InvitationsPage /> },
           { path: '/profile', element: <ProfilePage /> },

@@ -1,6 +1,6 @@
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { directConversations, users } from '../../db/schema.ts';
+import { directConversations, directMessages, users } from '../../db/schema.ts';
 import { countUnread } from '../messaging/messaging.unread.access.ts';
 import { orderedPair } from '../workspaces/peers.access.ts';
 
@@ -13,15 +13,31 @@ export interface ConversationOfUser {
   id: string;
   lastSeq: number;
   other: { id: string; email: string; firstName: string; lastName: string };
+  /** The newest message (the one at lastSeq); absent in `findPartner`'s answer. */
+  last?: LastDirectMessage | null;
 }
 
-/** Every conversation the user is a party of, by partner e-mail. */
+export interface LastDirectMessage {
+  content: string;
+  fromMe: boolean;
+  createdAt: Date;
+  deleted: boolean;
+}
+
+/**
+ * Every conversation the user is a party of, with its newest message, newest first — one query (the
+ * newest message is the one at the conversation's last_seq, found by the (conversation, seq) key).
+ */
 export async function conversationsOf(ctx: AppContext, userId: string): Promise<ConversationOfUser[]> {
   const rows = await ctx.db
     .select({
       id: directConversations.id,
       lastSeq: directConversations.lastSeq,
       other: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
+      lastContent: directMessages.content,
+      lastSenderId: directMessages.senderId,
+      lastCreatedAt: directMessages.createdAt,
+      lastDeletedAt: directMessages.deletedAt,
     })
     .from(directConversations)
     .innerJoin(
@@ -29,9 +45,29 @@ export async function conversationsOf(ctx: AppContext, userId: string): Promise<
       sql`${users.id} = case when ${directConversations.userA} = ${userId}::uuid
         then ${directConversations.userB} else ${directConversations.userA} end`,
     )
+    .leftJoin(
+      directMessages,
+      and(
+        eq(directMessages.conversationId, directConversations.id),
+        eq(directMessages.seq, directConversations.lastSeq),
+      ),
+    )
     .where(or(eq(directConversations.userA, userId), eq(directConversations.userB, userId)))
-    .orderBy(users.email);
-  return rows.map((r) => ({ ...r, lastSeq: Number(r.lastSeq) }));
+    .orderBy(desc(sql`coalesce(${directMessages.createdAt}, ${directConversations.createdAt})`), users.email);
+  return rows.map((r) => ({
+    id: r.id,
+    lastSeq: Number(r.lastSeq),
+    other: r.other,
+    last:
+      r.lastCreatedAt === null || r.lastSenderId === null
+        ? null
+        : {
+            content: r.lastDeletedAt ? '' : (r.lastContent ?? ''),
+            fromMe: r.lastSenderId === userId,
+            createdAt: new Date(r.lastCreatedAt),
+            deleted: r.lastDeletedAt !== null,
+          },
+  }));
 }
 
 /**

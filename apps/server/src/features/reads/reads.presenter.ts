@@ -1,5 +1,5 @@
 import { displayName } from '@cohort/shared/names';
-import type { ChannelUnread, DirectUnread } from '@cohort/shared/reads';
+import { type ChannelUnread, DIRECT_EXCERPT_LENGTH, type DirectUnread } from '@cohort/shared/reads';
 import type { ChannelReadState, DirectReadState } from './reads.service.ts';
 
 /** The only shapes read state leaves the server in (HTTP answers and `readMarkChanged` alike). */
@@ -21,5 +21,15 @@ export function presentDirectRead(s: DirectReadState): DirectUnread {
     lastReadSeq: s.lastReadSeq,
     lastSeq: s.lastSeq,
     unread: s.unread,
+    ...(s.last !== undefined
+      ? {
+          lastMessage: s.last && {
+            excerpt: [...s.last.content].slice(0, DIRECT_EXCERPT_LENGTH).join(''),
+            fromMe: s.last.fromMe,
+            createdAt: s.last.createdAt.toISOString(),
+            deleted: s.last.deleted,
+          },
+        }
+      : {}),
   };
 }

@@ -11,6 +11,7 @@ import {
   conversationsOf,
   countUnreadInConversations,
   findPartner,
+  type LastDirectMessage,
 } from '../direct/direct.unread.access.ts';
 import { loadRecipientForUser, type Party } from '../workspaces/peers.access.ts';
 import { presentChannelRead, presentDirectRead } from './reads.presenter.ts';
@@ -34,6 +35,8 @@ export interface ChannelReadState {
 
 export interface DirectReadState {
   other: ConversationOfUser['other'];
+  /** In the listing only (a mark's answer and push leave it out). */
+  last?: LastDirectMessage | null;
   lastReadSeq: number;
   lastSeq: number;
   unread: number;
@@ -149,7 +152,7 @@ export class ReadsService {
     return rows.length > 0;
   }
 
-  /** Unread state of each of the user's direct conversations, by partner e-mail. */
+  /** Unread state of each of the user's direct conversations, with its newest message, newest first. */
   async listDirect(userId: string): Promise<DirectReadState[]> {
     const conversations = await conversationsOf(this.ctx, userId);
     const marks = await this.marksOf(
@@ -171,6 +174,7 @@ export class ReadsService {
     const counts = await countUnreadInConversations(this.ctx, userId, behind, UNREAD_CAP);
     return conversations.map((c) => ({
       other: c.other,
+      ...(c.last !== undefined ? { last: c.last } : {}),
       lastReadSeq: marks.get(c.id)?.lastReadSeq ?? 0,
       lastSeq: c.lastSeq,
       unread: counts.get(c.id) ?? 0,

@@ -322,11 +322,26 @@ describe('direct conversations', () => {
     await sendDm(daveDm, erin, 'one');
     await sendDm(erinDm, dave, 'my own reply');
     await sendDm(daveDm, erin, 'two');
+    const two = { excerpt: 'two', createdAt: expect.any(String), deleted: false };
     expect(await directOf(erin)).toEqual([
-      { email: dave.email, name: 'Dave D', lastReadSeq: 0, lastSeq: 3, unread: 2 },
+      {
+        email: dave.email,
+        name: 'Dave D',
+        lastReadSeq: 0,
+        lastSeq: 3,
+        unread: 2,
+        lastMessage: { ...two, fromMe: false },
+      },
     ]);
     expect(await directOf(dave)).toEqual([
-      { email: erin.email, name: 'Erin E', lastReadSeq: 0, lastSeq: 3, unread: 1 },
+      {
+        email: erin.email,
+        name: 'Erin E',
+        lastReadSeq: 0,
+        lastSeq: 3,
+        unread: 1,
+        lastMessage: { ...two, fromMe: true },
+      },
     ]);
 
     const daveSaw = collect<DirectUnread>(daveDm, READ_EVENTS.readMarkChanged);
@@ -344,6 +359,39 @@ describe('direct conversations', () => {
     expect((await put(dmReadPath(erin.email), dave, { seq: 3 })).statusCode).toBe(200);
     await daveOwn;
     expect(daveSaw).toEqual([{ email: erin.email, name: 'Erin E', lastReadSeq: 3, lastSeq: 3, unread: 0 }]);
+  });
+
+  it('lists conversations newest message first, each with its newest message (deleted: no content)', async () => {
+    const [gus, hal, ivy] = await Promise.all([
+      createUser(t.app, { firstName: 'Gus', lastName: 'G' }),
+      createUser(t.app, { firstName: 'Hal', lastName: 'H' }),
+      createUser(t.app, { firstName: 'Ivy', lastName: 'I' }),
+    ]);
+    await createWorkspace(t, gus, {
+      members: [
+        { email: hal.email, role: 'viewer' },
+        { email: ivy.email, role: 'viewer' },
+      ],
+    });
+    const [gusDm, halDm] = await Promise.all([connectAs(gus, DM_NAMESPACE), connectAs(hal, DM_NAMESPACE)]);
+    await sendDm(gusDm, ivy, 'to Ivy first');
+    t.advance(1000);
+    await sendDm(halDm, gus, `from Hal ${'x'.repeat(300)}`);
+    t.advance(1000);
+    const secret = await sendDm(gusDm, ivy, 'to Ivy, then deleted');
+    expect((await api.del(`/api/direct-messages/${secret._id}`, gus)).statusCode).toBe(200);
+    let listing = await directOf(gus);
+    expect(listing.map((c) => [c.name, c.lastMessage?.excerpt, c.lastMessage?.deleted])).toEqual([
+      ['Ivy I', '', true],
+      ['Hal H', `from Hal ${'x'.repeat(131)}`, false],
+    ]);
+    t.advance(1000);
+    await sendDm(halDm, gus, 'Hal again');
+    listing = await directOf(gus);
+    expect(listing.map((c) => [c.email, c.lastMessage?.excerpt, c.lastMessage?.fromMe, c.unread])).toEqual([
+      [hal.email, 'Hal again', false, 2],
+      [ivy.email, '', true, 0],
+    ]);
   });
 
   it('answers 404 for strangers, unknown e-mails and oneself; 400 for bad input', async () => {

@@ -1,7 +1,8 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
-import { eq } from 'drizzle-orm';
+import { PEOPLE_MESSAGES } from '@cohort/shared/people';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { users } from '../../db/schema.ts';
+import { users, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { sharesWorkspace } from './workspaces.access.ts';
 
@@ -40,4 +41,63 @@ export async function loadRecipientForUser(ctx: AppContext, caller: Party, email
   if (!receiver || receiver.id === caller.id) throw recipientNotFound();
   if (!(await sharesWorkspace(ctx, caller.id, receiver.id))) throw recipientNotFound();
   return receiver;
+}
+
+export interface Peer {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** Names of the workspaces the caller and this person are both members of, by name. */
+  sharedWorkspaces: string[];
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** `%word%` for ILIKE, with `%`, `_` and `\` taken literally. */
+const containing = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The caller's peers matching `where` (on `u`), with the workspaces they share, in one query. */
+async function peersWhere(ctx: AppContext, callerId: string, where: SQL, limit: number): Promise<Peer[]> {
+  const result = await ctx.db.execute(sql`
+    select u.id, u.email, u.first_name, u.last_name,
+      array_agg(w.name order by lower(w.name)) as shared
+    from ${workspaceMembers} mine
+    join ${workspaceMembers} theirs on theirs.workspace_id = mine.workspace_id
+      and theirs.user_id <> mine.user_id
+    join ${workspaces} w on w.id = mine.workspace_id
+    join ${users} u on u.id = theirs.user_id
+    where mine.user_id = ${callerId}::uuid and ${where}
+    group by u.id
+    order by lower(u.first_name), lower(u.last_name), u.email
+    limit ${limit}`);
+  return rowsOf<{ id: string; email: string; first_name: string; last_name: string; shared: string[] }>(
+    result,
+  ).map((r) => ({
+    id: r.id,
+    email: r.email,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    sharedWorkspaces: r.shared,
+  }));
+}
+
+/**
+ * People who share a workspace with the caller (never the caller), whose name or e-mail holds every
+ * word of `q`; everyone, for an empty `q`. At most `limit`, by name.
+ */
+export function searchPeers(ctx: AppContext, callerId: string, q: string, limit: number): Promise<Peer[]> {
+  const words = q.split(/\s+/).filter(Boolean);
+  const matches = words.map(
+    (w) =>
+      sql`((u.first_name || ' ' || u.last_name) ilike ${containing(w)} or u.email ilike ${containing(w)})`,
+  );
+  return peersWhere(ctx, callerId, matches.length ? sql.join(matches, sql` and `) : sql`true`, limit);
+}
+
+/** The peer with this e-mail; 404 (the same for an unknown address, the caller and a stranger). */
+export async function loadPeerForUser(ctx: AppContext, callerId: string, email: string): Promise<Peer> {
+  const [peer] = await peersWhere(ctx, callerId, sql`u.email = ${email.trim().toLowerCase()}`, 1);
+  if (!peer) throw notFound(PEOPLE_MESSAGES.notMessageable);
+  return peer;
 }

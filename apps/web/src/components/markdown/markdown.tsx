@@ -1,5 +1,6 @@
 import { type ReactNode, useMemo } from 'react';
 import { cn } from '../../lib/cn.ts';
+import { PersonName } from '../ui/person-name.tsx';
 import { CodeBlock } from './code-block.tsx';
 import { type Block, type Inline, parseMarkdown } from './parse.ts';
 import { PlainTextFallback } from './plain-text-fallback.tsx';
@@ -113,8 +114,8 @@ function renderInline(nodes: Inline[], inverted: boolean): ReactNode[] {
             {renderInline(node.children, inverted)}
           </a>
         );
-      case 'mention':
-        return (
+      case 'mention': {
+        const chip = (
           <span
             key={key}
             data-mention={node.email ?? node.name}
@@ -127,6 +128,15 @@ function renderInline(nodes: Inline[], inverted: boolean): ReactNode[] {
             @{node.name}
           </span>
         );
+        // A person (not @channel): their chip opens their card where the page offers one.
+        return node.email ? (
+          <PersonName key={key} email={node.email} name={node.name}>
+            {chip}
+          </PersonName>
+        ) : (
+          chip
+        );
+      }
     }
     return null;
   });

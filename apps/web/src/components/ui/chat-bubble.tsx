@@ -5,6 +5,7 @@ import { timeLabel } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
 import { PlainTextFallback } from '../markdown/plain-text-fallback.tsx';
 import { MessageBody } from './message-body.tsx';
+import { PersonName } from './person-name.tsx';
 
 export interface PendingState {
   status: 'sending' | 'failed';
@@ -22,6 +23,8 @@ interface ChatBubbleProps {
   date: Date;
   /** Shown above the bubble for others' messages that start a run; read out otherwise. */
   name?: string;
+  /** The sender's e-mail: the shown name then opens their card (PersonName). */
+  senderEmail?: string;
   showName?: boolean;
   /** The message is still in the outbox: sending, or failed with Retry and Discard. */
   pending?: PendingState;
@@ -50,6 +53,7 @@ export function ChatBubble({
   attachments,
   date,
   name,
+  senderEmail,
   showName,
   pending,
   spaced,
@@ -73,7 +77,15 @@ export function ChatBubble({
       )}
     >
       {!own && name && showName ? (
-        <p className="mb-0.5 px-1 text-xs font-semibold text-slate-800">{name}</p>
+        <p className="mb-0.5 px-1 text-xs font-semibold text-slate-800">
+          {senderEmail ? (
+            <PersonName email={senderEmail} name={name}>
+              {name}
+            </PersonName>
+          ) : (
+            name
+          )}
+        </p>
       ) : (
         <span className="sr-only">{own ? 'You' : (name ?? '')}</span>
       )}

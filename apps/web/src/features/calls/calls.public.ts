@@ -1,2 +1,2 @@
 // The calls feature's public entry: other features import only what is listed here (biome.json).
-export { meetingUrl } from './links.ts';
+export { callUrl, meetingUrl } from './links.ts';

@@ -1,5 +1,6 @@
 import { Mic, MicOff, MonitorUp, Phone, PhoneOff, Video, VideoOff } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { connectionMessage, useConnectionState } from '../../lib/socket.ts';
@@ -25,13 +26,24 @@ export default function VideoPage() {
   useDocumentTitle('Video call');
   const me = useMe();
   const { call, view } = useVideoCall();
-  const [callee, setCallee] = useState('');
+  // `/video?call=<email>` (a profile card's Call button, calls.public.ts): that person, called at once.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const wanted = searchParams.get('call');
+  const [callee, setCallee] = useState(wanted ?? '');
   // Calls ring only while the `/video` connection is up.
   const signalling = useConnectionState(call?.socket ?? null);
   const offline = connectionMessage(signalling);
   const { phase } = view.call;
   const inCall = view.call.phase === 'in-call' ? view.call : null;
   const peer = view.call.phase === 'idle' ? null : view.call.peer;
+
+  const idle = view.call.phase === 'idle';
+  useEffect(() => {
+    if (!wanted || !call || signalling !== 'connected' || !idle) return;
+    // Once: the parameter goes, so a reload or Back does not call again.
+    setSearchParams({}, { replace: true });
+    void call.call(wanted);
+  }, [wanted, call, signalling, idle, setSearchParams]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

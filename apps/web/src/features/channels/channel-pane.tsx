@@ -26,6 +26,7 @@ import {
   ThreadSummary,
 } from '../messaging/messaging.public.ts';
 import { useClearChannelMentions } from '../notifications/notifications.public.ts';
+import { PersonCards } from '../people/people.public.ts';
 import {
   applyChannelUnread,
   channelUnreadQuery,
@@ -59,59 +60,62 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
   const [showSummary, setShowSummary] = useState(false);
 
   return (
-    <section
-      aria-labelledby="channel-pane-heading"
-      className="flex h-[40rem] max-h-[calc(100dvh-9rem)] min-h-[30rem] flex-col"
-    >
-      <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-6 py-4">
-        <div className="min-w-0">
-          <h2
-            id="channel-pane-heading"
-            className="flex items-center gap-2 text-xl font-semibold text-slate-900"
-          >
-            <span className="break-words">{channel.name} Chat</span>
-            {channel.private && (
-              <>
-                <Lock aria-hidden="true" className="size-4 shrink-0 text-slate-500" />
-                <span className="sr-only">(private)</span>
-              </>
-            )}
-          </h2>
-          <p className="mt-1 text-sm break-words text-slate-600">{channel.description}</p>
-        </div>
-        <div className="flex flex-wrap items-center gap-2">
-          <MuteButton workspaceName={workspaceName} channelId={channel._id} />
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => navigate(meetingUrl(workspaceName, channel._id))}
-          >
-            <Video aria-hidden="true" className="size-4" />
-            Video Meeting
-          </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            aria-expanded={showSummary}
-            aria-controls={showSummary ? SUMMARY_PANEL_ID : undefined}
-            onClick={() => setShowSummary((shown) => !shown)}
-          >
-            <Sparkles aria-hidden="true" className="size-4" />
-            {showSummary ? 'Hide Summary' : 'Show Summary'}
-          </Button>
-        </div>
-      </header>
-      {showSummary && (
-        <SummaryPanel
-          workspaceName={workspaceName}
-          channelId={channel._id}
-          onClose={() => setShowSummary(false)}
-        />
-      )}
-      {me.data && (
-        <ChannelConversation workspaceName={workspaceName} channel={channel} me={me.data} role={role} />
-      )}
-    </section>
+    // Every sender and @mention in the channel (and its thread) opens that person's card.
+    <PersonCards>
+      <section
+        aria-labelledby="channel-pane-heading"
+        className="flex h-[40rem] max-h-[calc(100dvh-9rem)] min-h-[30rem] flex-col"
+      >
+        <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-6 py-4">
+          <div className="min-w-0">
+            <h2
+              id="channel-pane-heading"
+              className="flex items-center gap-2 text-xl font-semibold text-slate-900"
+            >
+              <span className="break-words">{channel.name} Chat</span>
+              {channel.private && (
+                <>
+                  <Lock aria-hidden="true" className="size-4 shrink-0 text-slate-500" />
+                  <span className="sr-only">(private)</span>
+                </>
+              )}
+            </h2>
+            <p className="mt-1 text-sm break-words text-slate-600">{channel.description}</p>
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            <MuteButton workspaceName={workspaceName} channelId={channel._id} />
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => navigate(meetingUrl(workspaceName, channel._id))}
+            >
+              <Video aria-hidden="true" className="size-4" />
+              Video Meeting
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-expanded={showSummary}
+              aria-controls={showSummary ? SUMMARY_PANEL_ID : undefined}
+              onClick={() => setShowSummary((shown) => !shown)}
+            >
+              <Sparkles aria-hidden="true" className="size-4" />
+              {showSummary ? 'Hide Summary' : 'Show Summary'}
+            </Button>
+          </div>
+        </header>
+        {showSummary && (
+          <SummaryPanel
+            workspaceName={workspaceName}
+            channelId={channel._id}
+            onClose={() => setShowSummary(false)}
+          />
+        )}
+        {me.data && (
+          <ChannelConversation workspaceName={workspaceName} channel={channel} me={me.data} role={role} />
+        )}
+      </section>
+    </PersonCards>
   );
 }
 
@@ -199,6 +203,7 @@ function ChannelConversation({
         attachments={message.attachments}
         date={new Date(message.timestamp)}
         name={displayName(message.sender)}
+        senderEmail={message.sender.email}
         showName={layout.showName}
         spaced={layout.spaced}
         body={

@@ -1,4 +1,5 @@
 import type { DirectMessage } from '@cohort/shared/chat';
+import { PEOPLE_MESSAGES } from '@cohort/shared/people';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -26,6 +27,16 @@ let directReads: Array<{
   unread: number;
 }> = [];
 const marks: unknown[] = [];
+/** Whether Bob shares a workspace with me (GET /api/people/:email answers him, else 404). */
+let bobIsPeer = true;
+const BOB_PERSON = {
+  _id: BOB._id,
+  email: BOB.email,
+  firstName: 'Bob',
+  lastName: 'Builder',
+  name: 'Bob Builder',
+  sharedWorkspaces: ['acme'],
+};
 const READ = `/api/direct/${encodeURIComponent(BOB.email)}/read`;
 
 function aDirectMessage(seq: number, overrides: Partial<DirectMessage> = {}): DirectMessage {
@@ -53,6 +64,8 @@ function setup(path = '/chat', extra: Record<string, ApiRoute> = {}) {
     'GET /api/me': () => ({ json: meResponse }),
     [`GET ${HISTORY}`]: (url) => historyReply(history, url),
     'GET /api/direct/unread': () => ({ json: directReads }),
+    [`GET /api/people/${encodeURIComponent(BOB.email)}`]: () =>
+      bobIsPeer ? { json: BOB_PERSON } : { status: 404, json: { message: PEOPLE_MESSAGES.notMessageable } },
     [`PUT ${READ}`]: (_url, body) => {
       marks.push(body);
       const seq = (body as { seq: number }).seq;
@@ -77,6 +90,7 @@ beforeEach(() => {
   history = [];
   directReads = [];
   marks.length = 0;
+  bobIsPeer = true;
 });
 
 afterEach(() => {
@@ -100,10 +114,10 @@ describe('Direct chat: start step', () => {
 
     await userEvent.clear(recipient);
     await userEvent.type(recipient, ' Bob@Example.com {Enter}');
-    expect(await screen.findByRole('heading', { name: BOB.email })).toBeTruthy();
-    expect(screen.getByText(/Chatting as:/).textContent).toBe(`Chatting as: ${ME.email}`);
+    expect(await screen.findByRole('heading', { name: 'Bob Builder' })).toBeTruthy();
+    expect(screen.getByText(/Chatting as:/).textContent).toBe('Chatting as: Ada Lovelace');
     expect(savedState()).toEqual({ myEmail: ME.email, recipientEmail: BOB.email });
-    expect(await screen.findByText(`No messages yet. Say hello to ${BOB.email}.`)).toBeTruthy();
+    expect(await screen.findByText('No messages yet. Say hello to Bob Builder.')).toBeTruthy();
   });
 
   it('restores the saved pair on reload, on /livechat too, and shows Loading messages... first', async () => {
@@ -113,9 +127,11 @@ describe('Direct chat: start step', () => {
       aDirectMessage(2, { sender: ME.email, receiver: BOB.email, content: 'hi Bob' }),
     ];
     const { api } = setup('/livechat');
-    const log = await screen.findByRole('log', { name: `Messages with ${BOB.email}` });
+    // Named "bob" until Bob's name arrives: the log is there (loading) from the start either way.
+    const log = await screen.findByRole('log');
     expect(within(log).getByText('Loading messages...')).toBeTruthy();
     expect(await within(log).findByText('hi Ada')).toBeTruthy();
+    expect(await screen.findByRole('log', { name: 'Messages with Bob Builder' })).toBe(log);
     expect(api.calls.find((c) => c.path === HISTORY)?.query).toEqual({ with: BOB.email, limit: '50' });
     // Others' messages are received (left), own ones sent (right), each with its time.
     expect(within(log).getByText('hi Ada').closest('li')?.className).toContain('items-start');
@@ -132,10 +148,35 @@ describe('Direct chat: start step', () => {
     expect(await screen.findByRole('textbox', { name: 'Recipient e-mail' })).toBeTruthy();
   });
 
-  it('Logout clears the saved chat state (not the session) and goes back to the start step', async () => {
+  it('refuses someone I share no workspace with when I pick them, before I type', async () => {
+    bobIsPeer = false;
+    setup();
+    const recipient = await screen.findByRole('textbox', { name: 'Recipient e-mail' });
+    await userEvent.type(recipient, `${BOB.email}{Enter}`);
+    expect(await screen.findByText(PEOPLE_MESSAGES.notMessageable)).toBeTruthy();
+    expect(recipient.getAttribute('aria-invalid')).toBe('true');
+    expect(savedState()).toBeNull();
+    expect(screen.queryByRole('log')).toBeNull();
+    // The positive control: the same address opens once Bob is someone I may message.
+    bobIsPeer = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Start Chat' }));
+    expect(await screen.findByRole('heading', { name: 'Bob Builder' })).toBeTruthy();
+  });
+
+  it('says at once when a linked conversation cannot be written to, and keeps its history', async () => {
+    bobIsPeer = false;
+    directReads = [{ email: BOB.email, name: 'Bob Builder', lastReadSeq: 1, lastSeq: 1, unread: 0 }];
+    history = [aDirectMessage(1, { content: 'from the old days' })];
+    setup(`/chat?with=${encodeURIComponent(BOB.email)}`);
+    expect(await screen.findByText('from the old days')).toBeTruthy();
+    expect((await screen.findByRole('alert')).textContent).toContain(PEOPLE_MESSAGES.notMessageable);
+    expect(screen.getByRole('textbox', { name: 'Message Bob Builder' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('Close clears the saved chat state (not the session) and goes back to the start step', async () => {
     localStorage.setItem(CHAT_STATE_KEY, JSON.stringify({ myEmail: ME.email, recipientEmail: BOB.email }));
     const { api } = setup();
-    await userEvent.click(await screen.findByRole('button', { name: 'Logout' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Close' }));
     expect(localStorage.getItem(CHAT_STATE_KEY)).toBeNull();
     expect(screen.getByRole('textbox', { name: 'Recipient e-mail' })).toBeTruthy();
     expect(api.calls.some((c) => c.path === '/api/logout')).toBe(false);
@@ -161,7 +202,7 @@ describe('Direct chat: conversation', () => {
     });
     socket.serverConnect();
 
-    await userEvent.type(screen.getByRole('textbox', { name: `Message ${BOB.email}` }), 'Hello Bob{Enter}');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message Bob Builder' }), 'Hello Bob{Enter}');
     await waitFor(() => expect(within(log).queryByText('Sending…')).toBeNull());
     const [sent] = socket.sent('sendMessage') as Array<Record<string, string>>;
     expect(sent).toMatchObject({ content: 'Hello Bob', receiverEmail: BOB.email, messageType: 'text' });
@@ -193,7 +234,7 @@ describe('Direct chat: conversation', () => {
     socket.respond('sendMessage', () => ({ ok: false, message: 'Recipient not found' }));
     socket.serverConnect();
     await userEvent.type(
-      await screen.findByRole('textbox', { name: `Message ${BOB.email}` }),
+      await screen.findByRole('textbox', { name: 'Message Bob Builder' }),
       'anyone?{Enter}',
     );
     expect((await screen.findByRole('alert')).textContent).toContain('Recipient not found');
@@ -209,7 +250,7 @@ describe('Direct chat: conversation', () => {
     socket.serverConnect();
     socket.serverDrop();
     expect(screen.getByRole('status').textContent).toBe('Reconnecting…');
-    await userEvent.type(screen.getByRole('textbox', { name: `Message ${BOB.email}` }), 'queued{Enter}');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message Bob Builder' }), 'queued{Enter}');
     expect(within(log).getByText('Sending…')).toBeTruthy();
 
     history = [aDirectMessage(1), aDirectMessage(2, { content: 'sent while you were away' })];
@@ -243,7 +284,7 @@ describe('Direct chat: unread', () => {
     socket.push('readMarkChanged', { ...directReads[0], lastReadSeq: 3, unread: 0 });
     await waitFor(() => expect(bob.textContent).not.toContain('unread'));
     await userEvent.click(bob);
-    expect(await screen.findByRole('heading', { name: BOB.email })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Bob Builder' })).toBeTruthy();
   });
 
   it('draws "New messages" above the first unread message and moves the mark as they show', async () => {
@@ -255,7 +296,7 @@ describe('Direct chat: unread', () => {
     ];
     directReads = [{ email: BOB.email, name: 'Bob Builder', lastReadSeq: 2, lastSeq: 3, unread: 1 }];
     setup();
-    const log = await screen.findByRole('log', { name: `Messages with ${BOB.email}` });
+    const log = await screen.findByRole('log', { name: 'Messages with Bob Builder' });
     await within(log).findByText('new from Bob');
     const line = await within(log).findByRole('separator', { name: 'New messages' });
     expect(line.closest('li')?.nextElementSibling?.textContent).toContain('new from Bob');
@@ -271,7 +312,7 @@ describe('Direct chat: presence in the header', () => {
     localStorage.setItem(CHAT_STATE_KEY, JSON.stringify({ myEmail: ME.email, recipientEmail: BOB.email }));
   });
 
-  const header = async () => (await screen.findByRole('heading', { name: BOB.email })).closest('header');
+  const header = async () => (await screen.findByRole('heading', { name: 'Bob Builder' })).closest('header');
 
   it("shows the other person's status and follows live changes", async () => {
     setup('/chat', { [`GET ${PERSON}`]: () => ({ json: { userId: BOB._id, status: 'away' } }) });

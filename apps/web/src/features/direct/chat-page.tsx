@@ -1,16 +1,19 @@
 import type { PublicUser } from '@cohort/shared/accounts';
 import { emailSchema } from '@cohort/shared/accounts';
 import { CHAT_MESSAGES, type DirectMessage } from '@cohort/shared/chat';
+import { displayName } from '@cohort/shared/names';
+import { PEOPLE_MESSAGES } from '@cohort/shared/people';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { LogOut, MessageCircle } from 'lucide-react';
+import { MessageCircle, Phone, X } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { Button } from '../../components/ui/button.tsx';
+import { Link, useSearchParams } from 'react-router';
+import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
+import { callUrl } from '../calls/calls.public.ts';
 import {
   ConversationView,
   DeletedBody,
@@ -20,15 +23,11 @@ import {
   ReactionsRow,
   reactFailed,
 } from '../messaging/messaging.public.ts';
+import { Avatar, PeopleSearch, PersonButton, PersonCards, personQuery } from '../people/people.public.ts';
 import { PresenceDot, usePersonPresence } from '../presence/presence.public.ts';
-import {
-  applyDirectUnread,
-  directUnreadQuery,
-  markDirectRead,
-  unreadLabel,
-  useDirectUnread,
-} from '../reads/reads.public.ts';
+import { applyDirectUnread, directUnreadQuery, markDirectRead } from '../reads/reads.public.ts';
 import { type ChatState, clearChatState, readChatState, saveChatState } from './chat-state.ts';
+import { ConversationList } from './conversation-list.tsx';
 import { useDirectChat } from './use-direct-chat.ts';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -43,7 +42,7 @@ export default function ChatPage() {
   const [pair, setPair] = useState<ChatState | null>(() => readChatState());
   useDocumentTitle('Direct chat');
   // A notification's link names the other person: `/chat?with=<email>` opens that conversation.
-  const [searchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const withEmail = emailSchema.safeParse(searchParams.get('with') ?? '');
   const wanted = withEmail.success ? withEmail.data : null;
   const myEmail = me.data?.email;
@@ -78,19 +77,24 @@ export default function ChatPage() {
             <h1 className="text-2xl font-bold tracking-tight text-slate-900">Direct chat</h1>
             <div className="flex items-center gap-3 text-sm text-slate-700">
               <p>
-                Chatting as: <span className="font-semibold text-slate-900">{me.data.email}</span>
+                Chatting as:{' '}
+                <span className="font-semibold text-slate-900" title={me.data.email}>
+                  {displayName(me.data)}
+                </span>
               </p>
               <Button
                 variant="secondary"
                 size="sm"
                 onClick={() => {
-                  // Only the saved pair goes; the session (and the navbar's sign-in) stays.
+                  // Only the saved pair goes (and the link's `with`, so a reload stays on the list);
+                  // the session (and the navbar's sign-in) stays.
                   clearChatState();
                   setPair(null);
+                  if (searchParams.has('with')) setSearchParams({}, { replace: true });
                 }}
               >
-                <LogOut aria-hidden="true" className="size-4" />
-                Logout
+                <X aria-hidden="true" className="size-4" />
+                Close
               </Button>
             </div>
           </div>
@@ -118,8 +122,10 @@ export default function ChatPage() {
 function StartChat({ me, onStart }: { me: PublicUser; onStart: (recipientEmail: string) => void }) {
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | undefined>();
+  const [checking, setChecking] = useState(false);
+  const queryClient = useQueryClient();
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const parsed = emailSchema.safeParse(email);
     if (!parsed.success) {
@@ -129,6 +135,24 @@ function StartChat({ me, onStart }: { me: PublicUser; onStart: (recipientEmail: 
     if (same(parsed.data, me.email)) {
       setError('Enter the e-mail of someone else');
       return;
+    }
+    // Refused now, not after typing a message: someone I share no workspace with (unless we already
+    // have a conversation, whose history stays readable).
+    setChecking(true);
+    try {
+      const [person, listing] = await Promise.all([
+        queryClient.fetchQuery({ ...personQuery(parsed.data), staleTime: 0 }),
+        queryClient.fetchQuery(directUnreadQuery).catch(() => []),
+      ]);
+      if (!person && !listing.some((c) => same(c.email, parsed.data))) {
+        setError(PEOPLE_MESSAGES.notMessageable);
+        return;
+      }
+    } catch {
+      setError('Could not check this address. Try again.');
+      return;
+    } finally {
+      setChecking(false);
     }
     onStart(parsed.data);
   };
@@ -146,7 +170,10 @@ function StartChat({ me, onStart }: { me: PublicUser; onStart: (recipientEmail: 
         Chat one-to-one with anyone who shares a workspace with you. You are signed in as{' '}
         <span className="font-medium text-slate-800">{me.email}</span>.
       </p>
-      <form onSubmit={submit} noValidate className="mt-6 space-y-4">
+      <div className="mt-6">
+        <PeopleSearch label="Find someone" onPick={(p) => onStart(p.email)} />
+      </div>
+      <form onSubmit={submit} noValidate className="mt-6 space-y-4 border-t border-slate-200 pt-6">
         <TextField
           label="Recipient e-mail"
           type="email"
@@ -159,48 +186,12 @@ function StartChat({ me, onStart }: { me: PublicUser; onStart: (recipientEmail: 
             setError(undefined);
           }}
         />
-        <Button type="submit" className="w-full">
+        <Button type="submit" className="w-full" disabled={checking}>
           Start Chat
         </Button>
       </form>
-      <Conversations onOpen={onStart} />
+      <ConversationList onOpen={onStart} />
     </section>
-  );
-}
-
-/** The people the user has talked to, with what is unread from each; a click reopens the chat. */
-function Conversations({ onOpen }: { onOpen: (email: string) => void }) {
-  const listing = useDirectUnread();
-  const conversations = listing.data ?? [];
-  if (conversations.length === 0) return null;
-  return (
-    <nav aria-labelledby="conversations-heading" className="mt-8 border-t border-slate-200 pt-6">
-      <h2 id="conversations-heading" className="text-sm font-semibold text-slate-900">
-        Conversations
-      </h2>
-      <ul className="mt-3 space-y-1">
-        {conversations.map((c) => (
-          <li key={c.email}>
-            <button
-              type="button"
-              onClick={() => onOpen(c.email)}
-              className="flex w-full items-center gap-2 rounded-lg px-2.5 py-2 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
-            >
-              <span className="min-w-0 flex-1">
-                <span className="block truncate font-medium text-slate-900">{c.name}</span>
-                <span className="block truncate text-xs text-slate-600">{c.email}</span>
-              </span>
-              {c.unread > 0 && (
-                <span className="shrink-0 rounded-full bg-indigo-600 px-1.5 py-0.5 text-[11px] leading-none font-semibold text-white tabular-nums">
-                  {unreadLabel(c.unread)}
-                  <span className="sr-only"> unread</span>
-                </span>
-              )}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }
 
@@ -234,6 +225,12 @@ function DirectConversation({
   const queryClient = useQueryClient();
   const reads = useQuery(directUnreadQuery);
   const readState = reads.data?.find((d) => same(d.email, other));
+  // Names, not addresses: from the conversation listing or the people I may message (else the
+  // address's local part, the one naming rule's fallback).
+  const person = useQuery(personQuery(other));
+  const name = person.data?.name ?? readState?.name ?? displayName({ email: other });
+  // Someone I share no workspace with: said before anything is typed (history stays readable).
+  const refused = person.data === null;
 
   /** A stored message's bubble with its actions, reactions and markers. */
   const renderMessage = (message: DirectMessage) => {
@@ -248,7 +245,8 @@ function DirectConversation({
         content={message.content}
         attachments={message.attachments}
         date={dateOf(message)}
-        name={own ? undefined : message.sender}
+        name={own ? undefined : name}
+        senderEmail={own ? undefined : message.sender}
         body={
           message.deleted ? (
             <DeletedBody />
@@ -291,53 +289,67 @@ function DirectConversation({
   const recipientMissing = state.outbox.some((entry) => entry.error === CHAT_MESSAGES.recipientNotFound);
 
   return (
-    <section
-      aria-labelledby="dm-heading"
-      className="flex h-[36rem] max-h-[calc(100dvh-12rem)] min-h-[26rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
-    >
-      <header className="flex items-center gap-3 border-b border-slate-200 px-6 py-4">
-        <span className="relative shrink-0">
-          <span
-            aria-hidden="true"
-            className="flex size-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-800 uppercase"
-          >
-            {other.slice(0, 1)}
+    <PersonCards>
+      <section
+        aria-labelledby="dm-heading"
+        className="flex h-[36rem] max-h-[calc(100dvh-12rem)] min-h-[26rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
+        <header className="flex items-center gap-3 border-b border-slate-200 px-6 py-4">
+          <span className="relative shrink-0">
+            <Avatar name={name} email={other} />
+            <PresenceDot
+              status={presence}
+              className="absolute -right-0.5 -bottom-0.5 size-3 border-2 border-white"
+            />
           </span>
-          <PresenceDot
-            status={presence}
-            className="absolute -right-0.5 -bottom-0.5 size-3 border-2 border-white"
-          />
-        </span>
-        <h2 id="dm-heading" className="min-w-0 truncate text-lg font-semibold text-slate-900" title={other}>
-          {other}
-        </h2>
-      </header>
-      <ConversationView
-        chat={chat}
-        messages={state.messages}
-        isOwn={isOwn}
-        dateOf={dateOf}
-        label={`Messages with ${other}`}
-        emptyText={`No messages yet. Say hello to ${other}.`}
-        anchorId={shownTarget ? `message-${shownTarget}` : undefined}
-        reads={{
-          settled: reads.isSuccess || reads.isError,
-          // Not listed yet: a conversation without messages, so everything in it is new.
-          lastReadSeq: readState?.lastReadSeq ?? (reads.isSuccess ? 0 : undefined),
-          markedSeq: readState?.lastReadSeq,
-          mark: async (seq) => applyDirectUnread(queryClient, await markDirectRead(other, seq)),
-        }}
-        renderMessage={renderMessage}
-        alert={
-          recipientMissing && (
-            <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
-              {CHAT_MESSAGES.recipientNotFound}: no account you can message uses {other}. Check the address,
-              or use Logout to start another chat.
-            </p>
-          )
-        }
-      />
-      <ChatComposer label={`Message ${other}`} onSend={chat.send} uploadTarget={{ dmWith: other }} />
-    </section>
+          <h2 id="dm-heading" className="min-w-0 flex-1 truncate text-lg font-semibold text-slate-900">
+            <PersonButton email={other} name={name} />
+          </h2>
+          {person.data && (
+            <Link to={callUrl(other)} className={buttonClasses('secondary', 'sm')}>
+              <Phone aria-hidden="true" className="size-4" />
+              Call
+            </Link>
+          )}
+        </header>
+        <ConversationView
+          chat={chat}
+          messages={state.messages}
+          isOwn={isOwn}
+          dateOf={dateOf}
+          label={`Messages with ${name}`}
+          emptyText={refused ? 'No messages.' : `No messages yet. Say hello to ${name}.`}
+          anchorId={shownTarget ? `message-${shownTarget}` : undefined}
+          reads={{
+            settled: reads.isSuccess || reads.isError,
+            // Not listed yet: a conversation without messages, so everything in it is new.
+            lastReadSeq: readState?.lastReadSeq ?? (reads.isSuccess ? 0 : undefined),
+            markedSeq: readState?.lastReadSeq,
+            mark: async (seq) => applyDirectUnread(queryClient, await markDirectRead(other, seq)),
+          }}
+          renderMessage={renderMessage}
+          alert={
+            refused ? (
+              <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
+                {PEOPLE_MESSAGES.notMessageable}: you cannot message {other}. Use Close to start another chat.
+              </p>
+            ) : (
+              recipientMissing && (
+                <p role="alert" className="border-b border-red-200 bg-red-50 px-6 py-2 text-sm text-red-800">
+                  {CHAT_MESSAGES.recipientNotFound}: no account you can message uses {other}. Check the
+                  address, or use Close to start another chat.
+                </p>
+              )
+            )
+          }
+        />
+        <ChatComposer
+          label={`Message ${name}`}
+          onSend={chat.send}
+          uploadTarget={{ dmWith: other }}
+          disabled={refused}
+        />
+      </section>
+    </PersonCards>
   );
 }

@@ -35,7 +35,6 @@ interface MessageActionsProps {
  * whenever focus is inside the message, so keyboard users reach it too.
  */
 export function MessageActions({
-  own,
   canEdit,
   canDelete,
   onReact,
@@ -52,8 +51,9 @@ export function MessageActions({
       role="toolbar"
       aria-label="Message actions"
       className={cn(
-        'absolute -top-3 z-10 flex items-center gap-0.5 rounded-lg border border-slate-200 bg-white p-0.5 shadow-sm',
-        own ? 'right-2' : 'left-2',
+        // On the right for everyone's messages: on the left it covered the sender's name (which opens
+        // their profile card).
+        'absolute -top-3 right-2 z-10 flex items-center gap-0.5 rounded-lg border border-slate-200 bg-white p-0.5 shadow-sm',
         picking ? 'flex' : 'hidden group-focus-within:flex group-hover:flex',
       )}
     >

@@ -11,6 +11,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { ChannelPane, type SidebarUnread, useUnreadCounts } from '../channels/channels.public.ts';
 import { MentionBadge } from '../notifications/notifications.public.ts';
+import { PersonButton } from '../people/people.public.ts';
 import { PresenceDot, usePresence, useWorkspacePresence } from '../presence/presence.public.ts';
 import { unreadLabel } from '../reads/reads.public.ts';
 import { CreateChannelForm } from './create-channel-form.tsx';
@@ -304,9 +305,9 @@ function PeopleList({ workspaceName }: { workspaceName: string }) {
           return (
             <li key={m._id} className="flex items-center gap-2 px-2.5 py-1 text-sm text-slate-800">
               <PersonDot userId={m._id as string} />
-              <span className="truncate" title={m.email}>
+              <PersonButton email={m.email} name={name} className="min-w-0 truncate">
                 {name}
-              </span>
+              </PersonButton>
               {m._id === me.data?._id && <span className="shrink-0 text-xs text-slate-600">(you)</span>}
             </li>
           );

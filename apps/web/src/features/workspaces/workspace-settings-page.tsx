@@ -13,6 +13,7 @@ import { TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { useMe } from '../accounts/accounts.public.ts';
+import { PersonButton } from '../people/people.public.ts';
 import { PresenceDot, usePresence, useWorkspacePresence } from '../presence/presence.public.ts';
 import { PendingInvitations } from './pending-invitations.tsx';
 import { RequireTwoFactorSetting } from './require-two-factor-setting.tsx';
@@ -227,7 +228,9 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
                         {member.email}
                         {isMe && <span className="ml-1.5 font-normal text-slate-600">(you)</span>}
                       </th>
-                      <td className="px-3 py-3 text-slate-700">{name || '—'}</td>
+                      <td className="px-3 py-3 text-slate-700">
+                        {name && member._id ? <PersonButton email={member.email} name={name} /> : name || '—'}
+                      </td>
                       <td className="px-3 py-3">
                         {member._id ? (
                           <RoleSelect
