@@ -157,8 +157,8 @@ const hasBody = (method: InjectOptions['method']) => method !== 'GET' && method 
 /** Row counts after the last refused request: nothing changed since, so they are reused as "before". */
 let lastCounts: Record<string, number> | null = null;
 
-/** Sends one request and checks the invariants; returns the response for extra checks. */
-async function check(options: InjectOptions): Promise<LightMyRequestResponse> {
+/** Sends one request and asserts the invariants; returns the response for extra checks. */
+async function expectInvariants(options: InjectOptions): Promise<LightMyRequestResponse> {
   if (!lastCounts) {
     // A success may finish writing after its answer (notifications); let it settle before measuring.
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -183,7 +183,14 @@ async function check(options: InjectOptions): Promise<LightMyRequestResponse> {
   return res;
 }
 
-async function fuzzRoute(route: Route, identity: 'anonymous' | 'admin') {
+/** Fuzzes one route, asserting the invariants on every answer; returns the status codes seen. */
+async function fuzzRoute(route: Route, identity: 'anonymous' | 'admin'): Promise<number[]> {
+  const statuses: number[] = [];
+  const check = async (options: InjectOptions) => {
+    const res = await expectInvariants(options);
+    statuses.push(res.statusCode);
+    return res;
+  };
   const { auth, values } = await fixture();
   lastCounts = null;
   const headers = identity === 'admin' ? auth : {};
@@ -199,7 +206,7 @@ async function fuzzRoute(route: Route, identity: 'anonymous' | 'admin') {
     }),
     { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
   );
-  if (!hasBody(route.method)) return;
+  if (!hasBody(route.method)) return statuses;
   // Fixed hostile bodies, with real params so they reach the handler.
   const url = urlOf(
     route,
@@ -238,6 +245,7 @@ async function fuzzRoute(route: Route, identity: 'anonymous' | 'admin') {
     });
     expect(huge.statusCode, `${route.method} ${route.url} ${huge.body}`).toBe(413);
   }
+  return statuses;
 }
 
 describe('HTTP fuzzing (fast-check) of every API route', () => {
@@ -248,11 +256,24 @@ describe('HTTP fuzzing (fast-check) of every API route', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`)).toContain('POST /api/workspaces');
   });
 
+  // Each answer is also checked as it comes (expectInvariants: no 5xx, `{message}` on a 4xx, no rows
+  // changed by a refusal); the test asserts that every route was really exercised and what came back.
   it('answers junk as anonymous with a 4xx {message} and no change', async () => {
-    for (const route of apiRoutes()) await fuzzRoute(route, 'anonymous');
+    const routes = apiRoutes();
+    const statuses: number[] = [];
+    for (const route of routes) statuses.push(...(await fuzzRoute(route, 'anonymous')));
+    expect(statuses.length).toBeGreaterThanOrEqual(routes.length * FUZZ_RUNS);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses).toContain(401);
   }, 240_000);
 
   it('answers junk as a workspace admin without a 5xx, and refusals change nothing', async () => {
-    for (const route of apiRoutes()) await fuzzRoute(route, 'admin');
+    const routes = apiRoutes();
+    const statuses: number[] = [];
+    for (const route of routes) statuses.push(...(await fuzzRoute(route, 'admin')));
+    expect(statuses.length).toBeGreaterThanOrEqual(routes.length * FUZZ_RUNS);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    // Past authentication: the handlers' own refusals (validation, body size) answered.
+    expect(statuses).toEqual(expect.arrayContaining([400, 413]));
   }, 240_000);
 });

@@ -142,8 +142,10 @@ describe.skipIf(skipReason !== null)('chat on two nodes (Redis streams adapter, 
     const other = await createTeam(nodeA.url, owner, [member], `revoke-${randomUUID().slice(0, 8)}`);
     const onB = await openSocket(nodeB.url, '/chat', member.token);
     const onA = await openSocket(nodeA.url, '/chat', owner.token);
+    const ownerOnB = await openSocket(nodeB.url, '/chat', owner.token);
     try {
       expect(await request(onB, CHAT_EVENTS.joinChannel, other)).toEqual({ ok: true });
+      expect(await request(ownerOnB, CHAT_EVENTS.joinChannel, other)).toEqual({ ok: true });
       const post = (content: string) =>
         request(onA, CHAT_EVENTS.sendMessage, { ...other, clientId: newClientId(), message: { content } });
       const first = next<ChannelMessage>(onB, CHAT_EVENTS.newMessage);
@@ -159,10 +161,27 @@ describe.skipIf(skipReason !== null)('chat on two nodes (Redis streams adapter, 
         { token: owner.token },
       );
       expect(removed.status).toBe(204);
+      // The removal reaches B's rooms through Redis: give it a moment before posting.
       await sleep(500);
+      const fannedOut = next<ChannelMessage>(
+        ownerOnB,
+        CHAT_EVENTS.newMessage,
+        (m) => m.content === 'after removal',
+      );
       await post('after removal');
-      await sleep(500);
-      expect(seen).toEqual([]);
+      // B has broadcast it to the room (the owner's socket there got it)...
+      await fannedOut;
+      // ...and the member's socket on B still hears what it may (its own team's channel), after it.
+      const own = await createTeam(nodeB.url, member, [], `own-${randomUUID().slice(0, 8)}`);
+      expect(await request(onB, CHAT_EVENTS.joinChannel, own)).toEqual({ ok: true });
+      const echo = next<ChannelMessage>(onB, CHAT_EVENTS.newMessage);
+      await request(onB, CHAT_EVENTS.sendMessage, {
+        ...own,
+        clientId: newClientId(),
+        message: { content: 'mine' },
+      });
+      await echo;
+      expect(seen.map((m) => m.content)).toEqual(['mine']);
 
       const started = Date.now();
       expect((await call(nodeA.url, 'POST', '/api/logout', { token: member.token })).status).toBe(200);
@@ -171,6 +190,7 @@ describe.skipIf(skipReason !== null)('chat on two nodes (Redis streams adapter, 
     } finally {
       onA.close();
       onB.close();
+      ownerOnB.close();
     }
   }, 30_000);
 

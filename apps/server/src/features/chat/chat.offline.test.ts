@@ -108,5 +108,10 @@ describe.skipIf(skipReason !== null)('a client offline for 10 minutes while 500 
     await senders[0]?.send('welcome back');
     await eventually(() => away.live.some((m) => m.content === 'welcome back'));
     await eventually(() => senders.every((c) => c.bySeq.has(back.seq)));
+
+    // Positive control for "it must not disconnect" above: the same check, on the same clock, does
+    // disconnect once the session has really expired.
+    t.advance((t.ctx.config.SESSION_TTL_DAYS + 1) * 24 * 60 * 60 * 1000);
+    await eventually(() => !away.socket.connected, 10_000);
   }, 90_000);
 });
