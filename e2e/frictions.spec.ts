@@ -1,6 +1,9 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
 
+// Two browsers and the server share a busy 2-core machine: journeys of several pages get more time.
+test.describe.configure({ timeout: 120_000 });
+
 /**
  * Issue 19, the frictions of everyday use: signing in lands on the dashboard (and a workspace's Exit
  * goes back there), the login form keeps what was typed while the session check is still running, a
@@ -71,6 +74,8 @@ test('signing in lands on the dashboard, and a workspace’s Exit goes back to i
   await expect(page.getByRole('heading', { name: 'Your Workspaces' })).toBeVisible();
 
   await page.goto(`/workspace/${encodeURIComponent(name)}`);
+  // The workspace chunk and its data can take a while on a busy machine.
+  await expect(page.getByRole('heading', { name })).toBeVisible({ timeout: 30_000 });
   await page.getByRole('link', { name: 'Exit' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Your Workspaces' })).toBeVisible();
