@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
@@ -6,6 +6,9 @@ import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from 
  * count, the conversation list (names, newest first), a people search limited to co-members, and a
  * profile card from a channel message's sender that opens the direct conversation or a call.
  */
+
+// Five signed-in pages of three people on a shared 2-core machine: waits are generous (not timings).
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 interface Person {
   email: string;
