@@ -1,7 +1,7 @@
 import { TASK_MESSAGES } from '@cohort/shared/tasks';
 import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   taskAssignees,
   taskLists,
@@ -36,7 +36,7 @@ export const person = {
 };
 
 /** A transaction of the tasks feature's writes, or either it or the database. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Tx };
 export type Exec = Db | Tx;
 
 export type TaskListRow = typeof taskLists.$inferSelect;
