@@ -37,6 +37,7 @@ import { filesRoutes } from './features/files/files.routes.ts';
 import { startFileSweeper } from './features/files/files.sweeper.ts';
 import { mailRoutes } from './features/mail/mail.routes.ts';
 import { MailSender, type MailSenderOptions } from './features/mail/mail.sender.ts';
+import { subscribeMail } from './features/mail/mail.subscriptions.ts';
 import { notificationsRoutes } from './features/notifications/notifications.routes.ts';
 import { registerNotificationsNamespace } from './features/notifications/notifications.socket.ts';
 import { peopleRoutes } from './features/people/people.routes.ts';
@@ -140,6 +141,8 @@ export async function buildApp(opts: BuildAppOptions) {
   };
   const mail = new MailSender(ctx, opts.mail);
   ctx.mail = mail;
+  // Features publish what happened on the bus; the mail feature queues the mails it causes.
+  const unsubscribeMail = subscribeMail(ctx);
   const outbox = new EventOutbox(ctx, opts.outbox);
   ctx.outbox = outbox;
   // Mail and events queued while the server was down (or by a node that died mid-send) go out on start.
@@ -149,6 +152,7 @@ export async function buildApp(opts: BuildAppOptions) {
   });
   // Before the database closes: a send in flight records its outcome.
   app.addHook('onClose', async () => {
+    unsubscribeMail();
     await mail.stop();
     await outbox.stop();
   });

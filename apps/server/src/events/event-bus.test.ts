@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { MAIL_EVENTS } from '../features/mail/mail.subscriptions.ts';
 import { EventBus } from './event-bus.ts';
 
 /** The bus belongs to one app: two apps in one process share no events, and a closed app hears none. */
@@ -59,6 +60,9 @@ describe('event bus', () => {
     expect(c.ctx.bus.count('memberRemoved')).toBeGreaterThan(0);
     expect(c.ctx.bus.count('messageCreated')).toBe(1);
     expect(c.ctx.bus.count('sessionRevoked')).toBe(1);
+    // Mail queues on its events; invitations' notifications are written and pushed on theirs.
+    for (const name of MAIL_EVENTS) expect(c.ctx.bus.count(name)).toBe(name === 'invitationsSent' ? 2 : 1);
+    expect(c.ctx.bus.count('invitationsCommitted')).toBe(1);
     const bus = c.ctx.bus;
     await c.close();
     for (const name of [
@@ -67,6 +71,8 @@ describe('event bus', () => {
       'channelDeleted',
       'messageCreated',
       'sessionRevoked',
+      ...MAIL_EVENTS,
+      'invitationsCommitted',
     ] as const) {
       expect(bus.count(name)).toBe(0);
     }

@@ -23,6 +23,20 @@ export interface NewUser {
   email: string;
 }
 
+/** Invitations just written or resent (one workspace, one inviter), for their mails and notifications. */
+export interface InvitationsSent {
+  workspaceName: string;
+  inviter: { id: string; email: string; firstName: string; lastName: string };
+  invitations: ReadonlyArray<{
+    id: string;
+    email: string;
+    role: WorkspaceRole;
+    expiresAt: Date;
+    /** When it was (re)sent: the date of its notification. */
+    createdAt: Date;
+  }>;
+}
+
 /**
  * Every in-process event of one app instance and its payload. Membership and session events are
  * published after their commit so the real-time layer acts on open connections at once; they stay
@@ -40,6 +54,22 @@ export interface AppEvents {
   sessionRevoked: { sessionId: string };
   /** Inside the signup transaction (`db` is it): a failing subscriber rolls the signup back. */
   userCreated: { user: NewUser; db: Db };
+
+  // Inside the writer's transaction (`db` is it, published with emitStrict): the mail feature queues
+  // each mail in its outbox there, so the mail exists exactly when the change does (decision 0008).
+  // The writer calls `ctx.mail.wake()` after its commit.
+  /** A verification link was issued (sign-up, resend). */
+  verificationIssued: { db: Db; to: string; firstName: string; token: string };
+  /** A password-reset link was issued. */
+  passwordResetIssued: { db: Db; to: string; firstName: string; token: string };
+  /** A link confirming a new address was issued (`to` is the new address). */
+  emailChangeRequested: { db: Db; to: string; firstName: string; oldEmail: string; token: string };
+  /** The account moved from `oldEmail` to `newEmail` (the old address is told). */
+  emailChanged: { db: Db; oldEmail: string; newEmail: string; firstName: string };
+  /** Invitations were written or resent: their mails and in-app notifications are written with them. */
+  invitationsSent: InvitationsSent & { db: Db };
+  /** After the commit of `invitationsSent`: their notifications are pushed to open tabs. */
+  invitationsCommitted: { invitationIds: string[] };
 }
 
 export type EventName = keyof AppEvents;

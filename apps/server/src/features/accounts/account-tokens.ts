@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { EMAIL_MESSAGES } from '@cohort/shared/accounts';
 import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { accountTokens } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { hashToken } from '../../http/session.ts';
-import type { Tx } from '../mail/mail.outbox.ts';
 
 export type AccountTokenKind = (typeof accountTokens.$inferSelect)['kind'];
 export type AccountToken = typeof accountTokens.$inferSelect;

@@ -2,6 +2,7 @@ import type { ChangePasswordBody, SignupBody } from '@cohort/shared/accounts';
 import { ACCOUNT_MESSAGES } from '@cohort/shared/accounts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import { loginChallenges, recoveryCodes, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, conflict, unauthorized } from '../../http/errors.ts';
@@ -12,7 +13,6 @@ import {
   type SessionDevice,
   type SessionUser,
 } from '../../http/session.ts';
-import type { Tx } from '../mail/mail.outbox.ts';
 import { retireAccountTokens } from './account-tokens.ts';
 import { queueVerification } from './email.service.ts';
 import type { GoogleIdentity } from './google.ts';

@@ -7,20 +7,18 @@ import {
 } from '@cohort/shared/accounts';
 import { and, eq, ne } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, conflict, HttpError } from '../../http/errors.ts';
 import { takeRateLimit } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { queueMail, type Tx } from '../mail/mail.outbox.ts';
 import {
   findAccountToken,
   issueAccountToken,
   retireAccountTokens,
   useAccountToken,
 } from './account-tokens.ts';
-import { confirmEmailChangeMail, emailChangedNotice, verificationMail } from './accounts.mail.ts';
 import { throttledCheck } from './login-limiter.ts';
 import { verifyPassword } from './passwords.ts';
 
@@ -49,7 +47,7 @@ export async function queueVerification(
     ttlMs: VERIFY_EMAIL_TTL_HOURS * HOUR_MS,
     now,
   });
-  await queueMail(db, verificationMail(ctx, user.email, user.firstName, token));
+  await ctx.bus.emitStrict('verificationIssued', { db, to: user.email, firstName: user.firstName, token });
 }
 
 /**
@@ -125,10 +123,13 @@ export async function requestEmailChange(
       ttlMs: CHANGE_EMAIL_TTL_HOURS * HOUR_MS,
       now,
     });
-    await queueMail(
-      tx,
-      confirmEmailChangeMail(ctx, input.newEmail, { firstName: row.firstName, oldEmail: row.email, token }),
-    );
+    await ctx.bus.emitStrict('emailChangeRequested', {
+      db: tx,
+      to: input.newEmail,
+      firstName: row.firstName,
+      oldEmail: row.email,
+      token,
+    });
   });
   ctx.mail.wake();
 }
@@ -154,7 +155,12 @@ export async function confirmEmailChange(ctx: AppContext, token: string) {
       await tx.update(users).set({ email: newEmail, emailVerifiedAt: now }).where(eq(users.id, user.id));
       // Links mailed to the old address (verification, reset) must not act on the account any more.
       await retireAccountTokens(tx, user.id, ['verify_email', 'reset_password', 'change_email'], now);
-      await queueMail(tx, emailChangedNotice(ctx, user.email, { firstName: user.firstName, newEmail }));
+      await ctx.bus.emitStrict('emailChanged', {
+        db: tx,
+        oldEmail: user.email,
+        newEmail,
+        firstName: user.firstName,
+      });
     });
   } catch (err) {
     // Taken between the check and the update (a sign-up racing this link): the unique index decides.

@@ -5,14 +5,12 @@ import { loginChallenges, recoveryCodes, users } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { takeRateLimit } from '../../http/rate-limit.ts';
 import { createSession, revokeAllSessions, type SessionDevice } from '../../http/session.ts';
-import { queueMail } from '../mail/mail.outbox.ts';
 import {
   findAccountToken,
   issueAccountToken,
   retireAccountTokens,
   useAccountToken,
 } from './account-tokens.ts';
-import { resetPasswordMail } from './accounts.mail.ts';
 import { assertStrongPassword, hashPassword } from './passwords.ts';
 
 /** Reset mails per address per hour: beyond it the request is answered the same and nothing is sent. */
@@ -54,7 +52,12 @@ export async function requestPasswordReset(ctx: AppContext, email: string, ip: s
           ttlMs: RESET_PASSWORD_TTL_MINUTES * 60 * 1000,
           now,
         });
-        await queueMail(tx, resetPasswordMail(ctx, user.email, user.firstName, token));
+        await ctx.bus.emitStrict('passwordResetIssued', {
+          db: tx,
+          to: user.email,
+          firstName: user.firstName,
+          token,
+        });
       });
       ctx.mail.wake();
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SECURITY_MESSAGES, type TwoFactorDisableBody } from '@cohort/shared/security';
 import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { loginChallenges, rateLimitHits, recoveryCodes, users } from '../../db/schema.ts';
 import { badRequest, conflict, HttpError, unauthorized } from '../../http/errors.ts';
 import { createSession, hashToken, type SessionDevice, type SessionUser } from '../../http/session.ts';
@@ -25,8 +25,6 @@ import { authorizeDisable, authorizeEnable, authorizeSetup } from './two-factor.
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** Wrong codes one sign-in may try before the password must be given again. */
 export const MAX_CHALLENGE_ATTEMPTS = 5;
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function loadState(ctx: AppContext, userId: string) {
   const [row] = await ctx.db

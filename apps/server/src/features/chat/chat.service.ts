@@ -2,8 +2,8 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
-import { channelMessages, channels, users, workspaceMembers } from '../../db/schema.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { channelMessages, channels, users } from '../../db/schema.ts';
 import { queueEvent } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import {
@@ -13,7 +13,7 @@ import {
   reactionsAndFiles,
   type StoredReaction,
 } from '../messaging/messaging.access.ts';
-import { channelVisibleSql } from '../workspaces/workspaces.access.ts';
+import { channelReadableSql } from '../workspaces/workspaces.access.ts';
 
 /** A stored channel message with its sender, as the presenter needs it. */
 export interface StoredChannelMessage {
@@ -48,7 +48,6 @@ interface InsertedRow {
 }
 
 /** `execute` answers `{rows}` on both drivers; bigint comes back as a string from pg. */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** Where a message goes, as resolved (and authorized) by `loadChannelForUser`. */
 export interface ChannelTarget {
@@ -95,15 +94,7 @@ export async function postChannelMessage(
         update ${channels} c set last_seq = c.last_seq + 1,
           last_rev = c.last_rev + ${parentId ? 2 : 1}
         where c.id = ${channelId}::uuid and c.workspace_id = ${workspaceId}::uuid
-          and exists (
-            select 1 from ${workspaceMembers} m
-            where m.workspace_id = c.workspace_id and m.user_id = ${sender.id}::uuid
-              and m.role in (${sql.join(
-                chatRoles.map((r) => sql`${r}`),
-                sql`, `,
-              )})
-          )
-          and ${channelVisibleSql('c', sql`${sender.id}::uuid`)}
+          and ${channelReadableSql('c', sql`${sender.id}::uuid`, chatRoles)}
           and (${parentId}::uuid is null or exists (
             select 1 from ${channelMessages} p
             where p.id = ${parentId}::uuid and p.channel_id = c.id and p.parent_id is null

@@ -13,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { uuidArray } from '../../db/any-uuid.ts';
-import { channels, workspaceMembers } from '../../db/schema.ts';
+import { channels } from '../../db/schema.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { messageSendLimiter, type PerUserLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import {
@@ -22,7 +22,7 @@ import {
   type SocketData,
   userRoom,
 } from '../../realtime/socket-server.ts';
-import { channelVisibleSql } from '../workspaces/workspaces.access.ts';
+import { channelReadableSql } from '../workspaces/workspaces.access.ts';
 import { type ChannelPublisher, sendChannelMessage } from './chat.actions.ts';
 import { loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
@@ -296,9 +296,7 @@ async function pruneRooms(ctx: AppContext, nsp: Namespace, typing: TypingTracker
       as j(channel_id, user_id)
     where not exists (
       select 1 from ${channels} c
-      join ${workspaceMembers} m on m.workspace_id = c.workspace_id and m.user_id = j.user_id
-      where c.id = j.channel_id
-        and ${channelVisibleSql('c', sql`j.user_id`)}
+      where c.id = j.channel_id and ${channelReadableSql('c', sql`j.user_id`)}
     )`);
   const lost = new Set(
     (result as unknown as { rows: { channel_id: string; user_id: string }[] }).rows.map(

@@ -2,7 +2,7 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import { type Db, rowsOf } from '../../db/client.ts';
 import { directConversations, directMessages, users } from '../../db/schema.ts';
 import { queueEvent } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -41,8 +41,6 @@ export interface StoredDirectMessage {
 }
 
 type DirectRow = typeof directMessages.$inferSelect;
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Stores a direct message in one statement: the conversation row is created or its last_seq bumped

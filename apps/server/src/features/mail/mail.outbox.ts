@@ -1,9 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
-
-/** A transaction handle: mail is queued inside the transaction of the change that causes it. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface OutgoingMail {
   kind: string;
@@ -14,9 +11,10 @@ export interface OutgoingMail {
 }
 
 /**
- * Inserts into mail_outbox using `db` (pass the transaction of the change that causes the mail), so
- * the mail exists exactly when the change does. Sending happens later, in mail.sender.ts; call
- * `ctx.mail.wake()` after the commit to send at once instead of at the next poll.
+ * Inserts into mail_outbox using `db` (the transaction of the change that causes the mail, handed to
+ * the subscribers in mail.subscriptions.ts), so the mail exists exactly when the change does. Sending
+ * happens later, in mail.sender.ts; the writer calls `ctx.mail.wake()` after its commit to send at
+ * once instead of at the next poll.
  */
 export async function queueMail(db: Db | Tx, mail: OutgoingMail): Promise<void> {
   await db.insert(mailOutbox).values({

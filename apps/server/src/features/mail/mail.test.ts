@@ -111,6 +111,27 @@ describe('delivery through SMTP_URL', () => {
     ).toThrow(/http/);
   });
 
+  it('queues the mail of a bus event in the transaction that publishes it: rolled back, no mail', async () => {
+    const kept = uniqueEmail('kept');
+    const dropped = uniqueEmail('dropped');
+    const publish = (db: typeof t.ctx.db, to: string) =>
+      t.ctx.bus.emitStrict('verificationIssued', { db, to, firstName: 'Ada', token: 'tok' });
+    await t.ctx.db.transaction((tx) => publish(tx, kept));
+    await expect(
+      t.ctx.db.transaction(async (tx) => {
+        await publish(tx, dropped);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    // Positive control: the committed one is queued, composed by the mail feature's template.
+    const row = await rowFor(kept);
+    expect(row.kind).toBe('verify_email');
+    expect(row.textBody).toContain('/verify-email?token=tok');
+    const none = await t.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, dropped));
+    expect(none).toEqual([]);
+    await drainAll();
+  });
+
   it('sends at once on ctx.mail.wake(), without waiting for a poll', async () => {
     const to = uniqueEmail('wake');
     await queueMail(t.ctx.db, sample(to));

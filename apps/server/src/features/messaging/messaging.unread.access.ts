@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { rowsOf } from '../../db/client.ts';
 import { channelMessages, directMessages } from '../../db/schema.ts';
 import type { MessageKind } from './messaging.access.ts';
 
@@ -8,8 +9,6 @@ export interface SeqMark {
   /** Count messages with a seq above this one. */
   afterSeq: number;
 }
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Per conversation: not deleted messages of others with seq > afterSeq, at most `cap` (each count

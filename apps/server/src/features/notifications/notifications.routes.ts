@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
 import { loadWorkspaceForUser } from '../workspaces/workspaces.access.ts';
 import { authorize } from '../workspaces/workspaces.policy.ts';
-import { registerNotificationPusher } from './notifications.access.ts';
+import { subscribeInvitationNotifications } from './notifications.invitations.ts';
 import { presentFeedItem, presentMessageNotification } from './notifications.presenter.ts';
 import {
   createMessageNotifications,
@@ -32,13 +32,18 @@ const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiEr
 export const notificationsRoutes =
   (ctx: AppContext, realtime: NotificationsRealtime): FastifyPluginAsyncZod =>
   async (app) => {
-    registerNotificationPusher(ctx, (userId, notification) => realtime.push(userId, notification));
+    const unsubscribeInvitations = subscribeInvitationNotifications(ctx, (userId, notification) =>
+      realtime.push(userId, notification),
+    );
     const unsubscribe = ctx.bus.on('messageCreated', async (event) => {
       for (const { userId, view } of await createMessageNotifications(ctx, event)) {
         realtime.push(userId, presentMessageNotification(view));
       }
     });
-    app.addHook('onClose', async () => unsubscribe());
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      unsubscribeInvitations();
+    });
 
     // Authentication first: an anonymous request is a 401 before anything is validated.
     app.addHook('onRequest', async (request) => {

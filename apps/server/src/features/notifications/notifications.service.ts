@@ -2,15 +2,14 @@ import { type ListNotificationsQuery, type MentionCounts, parseMentions } from '
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext, MessageCreated } from '../../context.ts';
+import { rowsOf } from '../../db/client.ts';
 import {
-  channelMembers,
   channelMessages,
   channels,
   directMessages,
   messageNotifications,
   users,
   workspaceInvitations,
-  workspaceMembers,
   workspaces,
 } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -21,7 +20,11 @@ import {
   taskNotificationsForFeed,
   unreadTaskNotificationCount,
 } from '../tasks/tasks.access.ts';
-import { channelVisibleSql, twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
+import {
+  channelReadableSql,
+  channelReaderIdsSql,
+  twoFactorAdmitsSql,
+} from '../workspaces/workspaces.access.ts';
 
 export interface Person {
   id: string;
@@ -50,8 +53,6 @@ export interface MessageNotificationView {
 export type FeedItem =
   | { source: 'message'; view: MessageNotificationView }
   | { source: 'task'; view: TaskNotificationFeedRow };
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Whom a committed channel message notifies, and why (one notification per person and message; a
@@ -85,11 +86,9 @@ async function channelRecipients(
   const result = await ctx.db.execute(sql`
     select u.id, lower(u.email) as email,
       ${followers ? sql`u.id in (${followers})` : sql`false`} as follower
-    from ${channels} c
-    join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id
-    join ${users} u on u.id = wm.user_id
-    where c.id = ${event.channelId}::uuid and u.id <> ${event.senderId}::uuid
-      and ${channelVisibleSql('c', sql`u.id`)}
+    from ${users} u
+    where u.id in (${channelReaderIdsSql(sql`${event.channelId}::uuid`)})
+      and u.id <> ${event.senderId}::uuid
       and (${narrow})`);
   const readers = rowsOf<{ id: string; email: string; follower: boolean }>(result);
   const muted = await mutedUserIds(
@@ -170,10 +169,7 @@ const invitationWorkspace = alias(workspaces, 'invitation_workspace');
  */
 const readableBy = (userId: string | SQL, now: Date) => sql`(
   (${messageNotifications.channelId} is null or (
-    exists (select 1 from ${workspaceMembers} wm
-      where wm.workspace_id = ${channels.workspaceId} and wm.user_id = ${userId}::uuid)
-    and (not ${channels.isPrivate} or exists (select 1 from ${channelMembers} cm
-      where cm.channel_id = ${channels.id} and cm.user_id = ${userId}::uuid))
+    ${channelReadableSql('channels', sql`${userId}::uuid`)}
     and ${twoFactorAdmitsSql(sql`${channels.workspaceId}`, sql`${userId}::uuid`)}
   ))
   and ${channelMessages.deletedAt} is null and ${directMessages.deletedAt} is null

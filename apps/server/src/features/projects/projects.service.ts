@@ -6,7 +6,7 @@ import {
 } from '@cohort/shared/projects';
 import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { projectEtags, projectItems, projects, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts';
@@ -14,7 +14,6 @@ import { type Caller, isUuid, listWorkspaceUsers, workspaceRoleOf } from '../wor
 import { type GithubClient, GithubError, type ItemData, type RepositoryData } from './github.client.ts';
 import type { ProjectRow } from './projects.access.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type ProjectItemRow = typeof projectItems.$inferSelect;
 
 export interface ProjectView {

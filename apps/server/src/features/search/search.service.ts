@@ -1,6 +1,7 @@
 import { type ParsedSearch, SEARCH_GROUP_LIMIT, SEARCH_MESSAGES } from '@cohort/shared/search';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { rowsOf } from '../../db/client.ts';
 import {
   channelMessages,
   channels,
@@ -10,11 +11,10 @@ import {
   taskLists,
   tasks,
   users,
-  workspaceMembers,
   workspaces,
 } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { type Caller, channelVisibleSql, twoFactorAdmitsSql } from '../workspaces/workspaces.access.ts';
+import { type Caller, coMemberIdsSql, readableChannelIdsSql } from '../workspaces/workspaces.access.ts';
 
 /**
  * Search reads the indexed content of chat, direct messages, workspaces and tasks, read-only (see
@@ -22,8 +22,6 @@ import { type Caller, channelVisibleSql, twoFactorAdmitsSql } from '../workspace
  * inside its SQL — the same rules as `loadChannelForUser`, DM participation and `loadTaskForUser` — so
  * what the caller may not read is never a row of the result, and pages stay correct.
  */
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** Highlight delimiters: private-use characters, removed from the text first so they cannot be forged. */
 export const HIGHLIGHT_START = '\uE000';
@@ -213,11 +211,7 @@ export async function searchMessages(
   };
 
   // The channels the caller may read: the rule of loadChannelForUser, as a set.
-  const readable = sql`select c.id from ${channels} c
-    join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id and wm.user_id = ${me}
-    where ${channelVisibleSql('c', me)}
-      and ${twoFactorAdmitsSql(sql`c.workspace_id`, me)}
-    ${query.in ? sql`and lower(c.name) = lower(${query.in})` : sql``}`;
+  const readable = readableChannelIdsSql(me, query.in ? sql`lower(c.name) = lower(${query.in})` : undefined);
 
   const channelBranch = sql`select 'channel' as kind, m.id, m.seq, m.created_at, m.sender_id, m.content,
       m.parent_id, m.channel_id as place_id
@@ -339,9 +333,7 @@ export async function searchChannels(
     select c.id, c.name, c.description, c.is_private, w.id as workspace_id, w.name as workspace_name
     from ${channels} c
     join ${workspaces} w on w.id = c.workspace_id
-    join ${workspaceMembers} wm on wm.workspace_id = c.workspace_id and wm.user_id = ${me}
-    where ${channelVisibleSql('c', me)}
-      and ${twoFactorAdmitsSql(sql`c.workspace_id`, me)}
+    where c.id in (${readableChannelIdsSql(me)})
       and ${allWords(words, (p) => sql`(c.name ilike ${p} or c.description ilike ${p})`)}
     order by lower(c.name), c.id
     limit ${SEARCH_GROUP_LIMIT}`);
@@ -412,10 +404,7 @@ export async function searchPeople(
   const result = await ctx.db.execute(sql`
     select u.id, u.email, u.first_name, u.last_name
     from ${users} u
-    where (u.id = ${me} or u.id in (
-        select other.user_id from ${workspaceMembers} mine
-        join ${workspaceMembers} other on other.workspace_id = mine.workspace_id
-        where mine.user_id = ${me}))
+    where (u.id = ${me} or u.id in (${coMemberIdsSql(me)}))
       and ${allWords(
         words,
         (p) => sql`((u.first_name || ' ' || u.last_name) ilike ${p} or u.email ilike ${p})`,

@@ -1,15 +1,8 @@
 import { TASK_MESSAGES } from '@cohort/shared/tasks';
-import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
-import {
-  taskAssignees,
-  taskLists,
-  taskNotifications,
-  tasks,
-  users,
-  workspaceMembers,
-} from '../../db/schema.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { taskAssignees, taskLists, taskNotifications, tasks, users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { type Caller, isUuid } from '../workspaces/workspaces.access.ts';
 import { type TaskRole, taskRoleOf } from './tasks.policy.ts';
@@ -36,7 +29,7 @@ export const person = {
 };
 
 /** A transaction of the tasks feature's writes, or either it or the database. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Tx };
 export type Exec = Db | Tx;
 
 export type TaskListRow = typeof taskLists.$inferSelect;
@@ -100,36 +93,6 @@ export async function loadTaskForUser(ctx: AppContext, caller: Caller, taskId: s
   const role = taskRoleOf(caller.id, row.list.ownerId, assigneeIds);
   if (!role) throw taskNotFound();
   return { ...row, role, assigneeIds };
-}
-
-/**
- * Of `userIds`, those who share at least one workspace with `ownerId` (the owner counts as sharing
- * with themselves). A read-only membership check, as the chat feature does for its rooms.
- */
-export async function colleaguesOf(
-  ctx: AppContext,
-  ownerId: string,
-  userIds: string[],
-): Promise<Set<string>> {
-  const result = new Set(userIds.filter((id) => id === ownerId));
-  const others = userIds.filter((id) => id !== ownerId);
-  if (others.length === 0) return result;
-  const mine = ctx.db
-    .select({ workspaceId: workspaceMembers.workspaceId })
-    .from(workspaceMembers)
-    .where(eq(workspaceMembers.userId, ownerId));
-  const rows = await ctx.db
-    .selectDistinct({ userId: workspaceMembers.userId })
-    .from(workspaceMembers)
-    .where(
-      and(
-        inArray(workspaceMembers.userId, others),
-        ne(workspaceMembers.userId, ownerId),
-        inArray(workspaceMembers.workspaceId, mine),
-      ),
-    );
-  for (const r of rows) result.add(r.userId);
-  return result;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { taskAssignees, taskLists, tasks, workspaceMembers } from '../../db/schema.ts';
+import { taskAssignees, taskLists, tasks } from '../../db/schema.ts';
+import { sharesWorkspaceSql } from '../workspaces/workspaces.access.ts';
 import type { TasksRealtime } from './tasks.socket.ts';
 
 /**
@@ -44,11 +45,7 @@ export async function dropStrandedAssignments(ctx: AppContext): Promise<DroppedA
     delete from ${taskAssignees} as ta
     using ${tasks} as t, ${taskLists} as l
     where ta.task_id = t.id and l.id = t.list_id and ta.user_id <> l.owner_id
-      and not exists (
-        select 1 from ${workspaceMembers} as mine
-        join ${workspaceMembers} as theirs on theirs.workspace_id = mine.workspace_id
-        where mine.user_id = l.owner_id and theirs.user_id = ta.user_id
-      )
+      and not ${sharesWorkspaceSql(sql`l.owner_id`, sql`ta.user_id`)}
     returning ta.task_id as "taskId", t.list_id as "listId", ta.user_id as "userId"
   `)) as unknown as { rows: DroppedAssignment[] } | DroppedAssignment[];
   return Array.isArray(result) ? result : result.rows;

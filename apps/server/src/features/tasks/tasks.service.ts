@@ -25,10 +25,9 @@ import {
 } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { type Caller, isUuid } from '../workspaces/workspaces.access.ts';
+import { type Caller, coMembersAmong, isUuid } from '../workspaces/workspaces.access.ts';
 import { notify } from './task-notifications.service.ts';
 import {
-  colleaguesOf,
   type Exec,
   type PersonView,
   person,
@@ -476,7 +475,7 @@ export async function setArchived(ctx: AppContext, caller: Caller, access: TaskA
  */
 export async function setAssignees(ctx: AppContext, caller: Caller, access: TaskAccess, userIds: string[]) {
   const wanted = [...new Set(userIds.map((id) => id.toLowerCase()))];
-  const allowed = await colleaguesOf(ctx, access.list.ownerId, wanted);
+  const allowed = await coMembersAmong(ctx, access.list.ownerId, wanted);
   if (wanted.some((id) => !allowed.has(id))) throw badRequest(TASK_MESSAGES.assigneeNotColleague, 'userIds');
   const added = wanted.filter((id) => !access.assigneeIds.includes(id));
   const removed = access.assigneeIds.filter((id) => !wanted.includes(id));

@@ -12,12 +12,6 @@ import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict, HttpError, notFound } from '../../http/errors.ts';
 import { takeRateLimit } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { queueMail } from '../mail/mail.outbox.ts';
-import {
-  announceNotifications,
-  insertInvitationNotifications,
-} from '../notifications/notifications.access.ts';
-import { invitationMail } from './invitations.mail.ts';
 import { isUuid, type WorkspaceRow } from './workspaces.access.ts';
 import { emitMembershipEvent } from './workspaces.events.ts';
 import { lockWorkspace, type Tx } from './workspaces.lock.ts';
@@ -85,13 +79,15 @@ export interface WorkspaceInvitationView {
 
 /** What a write leaves to do once its transaction has committed. */
 export interface InvitationsSent {
-  mails: number;
-  notificationIds: string[];
+  invitationIds: string[];
 }
 
 const expiryFrom = (now: Date) => new Date(now.getTime() + INVITATION_TTL_DAYS * DAY_MS);
 
-/** Queues the invitation e-mails and writes the notifications of these invitations, inside `tx`. */
+/**
+ * Publishes `invitationsSent` inside `tx`: the mail feature queues the invitation e-mails and the
+ * notifications feature writes their in-app notifications, in this transaction.
+ */
 async function announceInTransaction(
   ctx: AppContext,
   tx: Tx,
@@ -99,30 +95,31 @@ async function announceInTransaction(
   inviter: Inviter,
   rows: InvitationRow[],
 ): Promise<InvitationsSent> {
-  for (const row of rows) {
-    await queueMail(
-      tx,
-      invitationMail(ctx, {
-        invitationId: row.id,
-        to: row.email,
-        workspaceName: workspace.name,
-        role: row.role,
-        inviter,
-        expiresAt: row.expiresAt,
-      }),
-    );
-  }
-  const notificationIds = await insertInvitationNotifications(
-    tx,
-    rows.map((r) => ({ invitationId: r.id, email: r.email, actorId: inviter.id, createdAt: r.createdAt })),
-  );
-  return { mails: rows.length, notificationIds };
+  await ctx.bus.emitStrict('invitationsSent', {
+    db: tx,
+    workspaceName: workspace.name,
+    inviter: {
+      id: inviter.id,
+      email: inviter.email,
+      firstName: inviter.firstName,
+      lastName: inviter.lastName,
+    },
+    invitations: rows.map((r) => ({
+      id: r.id,
+      email: r.email,
+      role: r.role,
+      expiresAt: r.expiresAt,
+      createdAt: r.createdAt,
+    })),
+  });
+  return { invitationIds: rows.map((r) => r.id) };
 }
 
 /** After the commit: send the mail now rather than at the next poll, and push the notifications. */
 export async function afterInvitationsSent(ctx: AppContext, sent: InvitationsSent): Promise<void> {
-  if (sent.mails > 0) ctx.mail.wake();
-  await announceNotifications(ctx, sent.notificationIds);
+  if (sent.invitationIds.length === 0) return;
+  ctx.mail.wake();
+  await ctx.bus.emit('invitationsCommitted', { invitationIds: sent.invitationIds });
 }
 
 /** New invitations of a workspace (its caller holds the workspace lock or has just created it). */
@@ -133,7 +130,7 @@ export async function insertInvitations(
   inviter: Inviter,
   invitees: ReadonlyArray<{ email: string; role: WorkspaceRole }>,
 ): Promise<{ rows: InvitationRow[]; sent: InvitationsSent }> {
-  if (invitees.length === 0) return { rows: [], sent: { mails: 0, notificationIds: [] } };
+  if (invitees.length === 0) return { rows: [], sent: { invitationIds: [] } };
   // Counted under the workspace lock the caller holds: parallel invitations cannot pass the caps.
   const [pending] = await tx
     .select({ n: count() })

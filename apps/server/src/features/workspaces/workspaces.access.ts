@@ -1,7 +1,8 @@
 import { SECURITY_MESSAGES } from '@cohort/shared/security';
 import { WORKSPACE_MESSAGES, type WorkspaceRole } from '@cohort/shared/workspaces';
-import { and, asc, eq, exists, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { rowsOf } from '../../db/client.ts';
 import { channelMembers, channels, users, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { canReadChannel } from './workspaces.policy.ts';
@@ -59,16 +60,73 @@ export const twoFactorAdmitsSql = (workspaceId: SQL, userId: SQL) => sql`(
   not coalesce((select w2.require_two_factor from ${workspaces} w2 where w2.id = ${workspaceId}), false)
   or exists (select 1 from ${users} u2 where u2.id = ${userId} and u2.totp_enabled_at is not null))`;
 
+// ---------------------------------------------------------------------------------------------------
+// The access funnel as SQL (Zulip's access_stream rules as query fragments): features that decide
+// access inside one query (chat's writes and rooms, notifications, search, tasks) compose these and
+// never join workspace_members or channel_members themselves. `userId`/`workspaceId` are SQL
+// expressions of the caller's query; a fragment's own aliases start with `acc_` so they never capture
+// the caller's. `channel` is the literal alias of the channels row in the caller's query.
+
+/** The alias of the channels row a fragment is about ('channels' when the query does not alias it). */
+export type ChannelAlias = 'c' | 'channels';
+
+/** The user is a member of the workspace (with one of `roles`, when given). */
+export const isWorkspaceMemberSql = (workspaceId: SQL, userId: SQL, roles?: readonly string[]) =>
+  sql`exists (select 1 from ${workspaceMembers} acc_wm
+    where acc_wm.workspace_id = ${workspaceId} and acc_wm.user_id = ${userId}${
+      roles
+        ? sql` and acc_wm.role in (${sql.join(
+            roles.map((r) => sql`${r}`),
+            sql`, `,
+          )})`
+        : sql``
+    })`;
+
 /**
- * The privacy rule of `canReadChannel` as an SQL condition on the channel aliased `channel` (a
- * literal alias of the query, e.g. 'c'): public, or the user is listed in it. Workspace membership
- * and `twoFactorAdmitsSql` are the query's own joins and conditions, composed around it.
+ * The privacy rule of `canReadChannel` as an SQL condition on the channel aliased `channel`: public,
+ * or the user is listed in it.
  */
-export const channelVisibleSql = (channel: 'c', userId: SQL) => {
+export const channelVisibleSql = (channel: ChannelAlias, userId: SQL) => {
   const c = sql.raw(channel);
   return sql`(not ${c}.is_private or exists (
-    select 1 from ${channelMembers} cm where cm.channel_id = ${c}.id and cm.user_id = ${userId}))`;
+    select 1 from ${channelMembers} acc_cm where acc_cm.channel_id = ${c}.id and acc_cm.user_id = ${userId}))`;
 };
+
+/**
+ * The user may read the channel aliased `channel`: a member of its workspace (with one of `roles`,
+ * when given) and, for a private channel, listed in it. Queries that answer the web add
+ * `twoFactorAdmitsSql` (or use `readableChannelIdsSql`, which does).
+ */
+export const channelReadableSql = (channel: ChannelAlias, userId: SQL, roles?: readonly string[]) =>
+  sql`(${isWorkspaceMemberSql(sql`${sql.raw(channel)}.workspace_id`, userId, roles)} and ${channelVisibleSql(channel, userId)})`;
+
+/**
+ * The ids of the channels the user may read, as `loadChannelForUser` decides (membership, privacy,
+ * the workspace's two-factor rule), as a set for `… in (…)`; `where` narrows it (on alias `c`).
+ */
+export const readableChannelIdsSql = (userId: SQL, where?: SQL) => sql`select c.id from ${channels} c
+  where ${channelReadableSql('c', userId)} and ${twoFactorAdmitsSql(sql`c.workspace_id`, userId)}${
+    where ? sql` and ${where}` : sql``
+  }`;
+
+/** The ids of the users who may read the channel `channelId` (membership and privacy; no 2FA rule). */
+export const channelReaderIdsSql = (channelId: SQL) => sql`select acc_wm.user_id
+  from ${channels} acc_c join ${workspaceMembers} acc_wm on acc_wm.workspace_id = acc_c.workspace_id
+  where acc_c.id = ${channelId} and (not acc_c.is_private or exists (select 1 from ${channelMembers} acc_cm
+    where acc_cm.channel_id = acc_c.id and acc_cm.user_id = acc_wm.user_id))`;
+
+/** The ids of everyone who shares a workspace with the user (the user too, when a member of any). */
+export const coMemberIdsSql = (userId: SQL) => sql`select acc_theirs.user_id from ${workspaceMembers} acc_mine
+  join ${workspaceMembers} acc_theirs on acc_theirs.workspace_id = acc_mine.workspace_id
+  where acc_mine.user_id = ${userId}`;
+
+/** The two users share at least one workspace. */
+export const sharesWorkspaceSql = (
+  userId: SQL,
+  otherId: SQL,
+) => sql`exists (select 1 from ${workspaceMembers} acc_mine
+  join ${workspaceMembers} acc_theirs on acc_theirs.workspace_id = acc_mine.workspace_id
+  where acc_mine.user_id = ${userId} and acc_theirs.user_id = ${otherId})`;
 
 /**
  * The workspace named `workspaceNameOrId` (its name in any case, or its id) with the caller's role,
@@ -169,20 +227,7 @@ export async function listReadableChannels(ctx: AppContext, caller: Caller, work
   return ctx.db
     .select()
     .from(channels)
-    .where(
-      and(
-        eq(channels.workspaceId, workspaceId),
-        or(
-          eq(channels.isPrivate, false),
-          exists(
-            ctx.db
-              .select({ one: sql`1` })
-              .from(channelMembers)
-              .where(and(eq(channelMembers.channelId, channels.id), eq(channelMembers.userId, caller.id))),
-          ),
-        ),
-      ),
-    )
+    .where(and(eq(channels.workspaceId, workspaceId), channelVisibleSql('channels', sql`${caller.id}::uuid`)))
     .orderBy(asc(channels.createdAt), asc(channels.name), asc(channels.id));
 }
 
@@ -241,32 +286,48 @@ export async function listWorkspaceUsers(ctx: AppContext, workspaceId: string) {
  * presence may be shown to; nobody else may learn it).
  */
 export async function coMemberIds(ctx: AppContext, userId: string): Promise<string[]> {
-  const mine = ctx.db
-    .select({ workspaceId: workspaceMembers.workspaceId })
-    .from(workspaceMembers)
-    .where(eq(workspaceMembers.userId, userId));
+  const rows = rowsOf<{ user_id: string }>(
+    await ctx.db.execute(sql`select distinct u.user_id from (${coMemberIdsSql(sql`${userId}::uuid`)}) u`),
+  );
+  const ids = new Set(rows.map((r) => r.user_id));
+  ids.add(userId);
+  return [...ids];
+}
+
+/**
+ * Of `userIds`, those who share at least one workspace with `userId` (who counts as sharing with
+ * themselves).
+ */
+export async function coMembersAmong(
+  ctx: AppContext,
+  userId: string,
+  userIds: string[],
+): Promise<Set<string>> {
+  const result = new Set(userIds.filter((id) => id === userId));
+  const others = userIds.filter((id) => id !== userId);
+  if (others.length === 0) return result;
   const rows = await ctx.db
     .selectDistinct({ userId: workspaceMembers.userId })
     .from(workspaceMembers)
-    .where(inArray(workspaceMembers.workspaceId, mine));
-  const ids = new Set(rows.map((r) => r.userId));
-  ids.add(userId);
-  return [...ids];
+    .where(
+      and(
+        inArray(workspaceMembers.userId, others),
+        sql`${workspaceMembers.userId} in (${coMemberIdsSql(sql`${userId}::uuid`)})`,
+      ),
+    );
+  for (const r of rows) result.add(r.userId);
+  return result;
 }
 
 /** Whether two users are both members of at least one workspace. */
 export async function sharesWorkspace(ctx: AppContext, userId: string, otherId: string): Promise<boolean> {
   if (userId === otherId) return true;
-  const mine = ctx.db
-    .select({ workspaceId: workspaceMembers.workspaceId })
-    .from(workspaceMembers)
-    .where(eq(workspaceMembers.userId, userId));
-  const [row] = await ctx.db
-    .select({ one: sql<number>`1` })
-    .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.userId, otherId), inArray(workspaceMembers.workspaceId, mine)))
-    .limit(1);
-  return row !== undefined;
+  const rows = rowsOf<{ shares: boolean }>(
+    await ctx.db.execute(
+      sql`select ${sharesWorkspaceSql(sql`${userId}::uuid`, sql`${otherId}::uuid`)} as shares`,
+    ),
+  );
+  return rows[0]?.shares === true;
 }
 
 /**

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { workspaces } from '../../db/schema.ts';
 import { type WorkspaceRow, workspaceNotFound } from './workspaces.access.ts';
 
-/** A transaction handle of `ctx.db`. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Tx };
 
 /**
  * Takes the workspace row lock: membership changes of one workspace (adding, accepting, leaving,

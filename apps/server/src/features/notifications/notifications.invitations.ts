@@ -6,30 +6,18 @@ import { messageNotifications, users } from '../../db/schema.ts';
 import { presentMessageNotification } from './notifications.presenter.ts';
 import { loadMessageNotifications } from './notifications.service.ts';
 
-/** What other features may do with notifications: create the ones they cause, and announce them. */
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Push = (userId: string, notification: Notification) => void;
-
-// One live channel per built app (tests build several in one process).
-const pushers = new WeakMap<AppContext, Push>();
-
-/** Called once by the notifications routes with the `/notifications` namespace's push. */
-export function registerNotificationPusher(ctx: AppContext, push: Push): void {
-  pushers.set(ctx, push);
-}
 
 /**
  * An invitation's in-app notification, written in the transaction that creates or resends it, for
  * the verified account with the invited address (none without one: an unproved address learns
  * nothing). A resent invitation replaces its notification, so it is unread and new again.
- * Answers the ids to announce after the commit.
  */
-export async function insertInvitationNotifications(
-  tx: Db | Tx,
+async function insertInvitationNotifications(
+  tx: Db,
   invitations: ReadonlyArray<{ invitationId: string; email: string; actorId: string; createdAt: Date }>,
-): Promise<string[]> {
-  if (invitations.length === 0) return [];
+): Promise<void> {
+  if (invitations.length === 0) return;
   const invitationIds = invitations.map((i) => i.invitationId);
   await tx.delete(messageNotifications).where(inArray(messageNotifications.invitationId, invitationIds));
   const accounts = await tx
@@ -59,24 +47,49 @@ export async function insertInvitationNotifications(
         ]
       : [];
   });
-  if (rows.length === 0) return [];
-  const inserted = await tx
-    .insert(messageNotifications)
-    .values(rows)
-    .returning({ id: messageNotifications.id });
-  return inserted.map((r) => r.id);
+  if (rows.length > 0) await tx.insert(messageNotifications).values(rows);
 }
 
-/** After the commit: pushes the given notifications to their recipients' open tabs. */
-export async function announceNotifications(ctx: AppContext, ids: readonly string[]): Promise<void> {
-  const push = pushers.get(ctx);
-  if (!push || ids.length === 0) return;
+/** After the commit: pushes the notifications of these invitations to their recipients' open tabs. */
+async function announceInvitationNotifications(ctx: AppContext, push: Push, invitationIds: string[]) {
   try {
-    for (const { userId, view } of await loadMessageNotifications(ctx, ids)) {
+    const rows = await ctx.db
+      .select({ id: messageNotifications.id })
+      .from(messageNotifications)
+      .where(inArray(messageNotifications.invitationId, invitationIds));
+    if (rows.length === 0) return;
+    for (const { userId, view } of await loadMessageNotifications(
+      ctx,
+      rows.map((r) => r.id),
+    )) {
       push(userId, presentMessageNotification(view));
     }
   } catch (err) {
     // The notification is stored; a failed push only means the bell updates on the next fetch.
     ctx.log.error({ err }, 'notification push failed');
   }
+}
+
+/**
+ * Invitations' notifications, as subscribers of the workspaces feature's events: written inside the
+ * transaction of `invitationsSent`, pushed on `invitationsCommitted`. Returns what unsubscribes.
+ */
+export function subscribeInvitationNotifications(ctx: AppContext, push: Push): () => void {
+  const offs = [
+    ctx.bus.on('invitationsSent', (e) =>
+      insertInvitationNotifications(
+        e.db,
+        e.invitations.map((i) => ({
+          invitationId: i.id,
+          email: i.email,
+          actorId: e.inviter.id,
+          createdAt: i.createdAt,
+        })),
+      ),
+    ),
+    ctx.bus.on('invitationsCommitted', (e) => announceInvitationNotifications(ctx, push, e.invitationIds)),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
 }
