@@ -189,7 +189,7 @@ test.describe('a channel meeting on /videocall', () => {
     const members = [ada, bob, carol];
     await Promise.all([bob, carol].map((p) => p.page.goto(meeting)));
     for (const p of members) {
-      await expect(p.page.getByRole('heading', { name: 'WebRTC Video Chat' })).toBeVisible();
+      await expect(p.page.getByRole('heading', { name: 'Video meeting' })).toBeVisible();
       await p.page.getByRole('button', { name: 'Start Call' }).click();
       await expect(p.page.getByTestId('mesh-call')).toHaveAttribute('data-status', 'in-call');
     }

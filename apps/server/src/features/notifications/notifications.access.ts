@@ -80,3 +80,18 @@ export async function announceNotifications(ctx: AppContext, ids: readonly strin
     ctx.log.error({ err }, 'notification push failed');
   }
 }
+
+/**
+ * A call that rang out: a `missed_call` notification for the callee (the caller is its actor),
+ * stored and pushed to the callee's open tabs.
+ */
+export async function notifyMissedCall(
+  ctx: AppContext,
+  call: { calleeId: string; callerId: string },
+): Promise<void> {
+  const [row] = await ctx.db
+    .insert(messageNotifications)
+    .values({ userId: call.calleeId, kind: 'missed_call', actorId: call.callerId, createdAt: ctx.now() })
+    .returning({ id: messageNotifications.id });
+  if (row) await announceNotifications(ctx, [row.id]);
+}

@@ -1,5 +1,5 @@
-import { LogOut, MonitorUp, Video } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { LogOut, Mic, MicOff, MonitorUp, Video, VideoOff } from 'lucide-react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { CallNotice } from './call-notice.tsx';
 import { useMeshCall } from './use-mesh-call.ts';
@@ -11,15 +11,26 @@ interface MeshCallViewProps {
   heading: string;
   /** Shown under the heading: what this call is, links. */
   children?: ReactNode;
+  /** Join at once (the channel's one-click Join), without pressing Start Call. */
+  autoStart?: boolean;
 }
+
+const mutedLabel = (audio: boolean, video: boolean) =>
+  [audio && 'muted', video && 'camera off'].filter(Boolean).join(', ');
 
 /**
  * The screen both /videocall and /mesh show (SPEC §2 "Video screens"): the heading, Start Call, the
  * muted local video and a 200 px tile per remote participant with their name.
  */
-export function MeshCallView({ room, heading, children }: MeshCallViewProps) {
+export function MeshCallView({ room, heading, children, autoStart = false }: MeshCallViewProps) {
   const { call, view } = useMeshCall(room);
   const started = view.status !== 'idle';
+  const autoStarted = useRef<unknown>(null);
+  useEffect(() => {
+    if (!autoStart || !call || autoStarted.current === call) return;
+    autoStarted.current = call;
+    void call.start();
+  }, [autoStart, call]);
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6" data-testid="mesh-call" data-status={view.status}>
@@ -32,6 +43,22 @@ export function MeshCallView({ room, heading, children }: MeshCallViewProps) {
             <Button variant="secondary" onClick={() => call?.leave()}>
               <LogOut aria-hidden="true" className="size-4" />
               Leave Call
+            </Button>
+            <Button variant="secondary" aria-pressed={view.audioMuted} onClick={() => call?.toggleAudio()}>
+              {view.audioMuted ? (
+                <MicOff aria-hidden="true" className="size-4" />
+              ) : (
+                <Mic aria-hidden="true" className="size-4" />
+              )}
+              Mute
+            </Button>
+            <Button variant="secondary" aria-pressed={view.videoMuted} onClick={() => call?.toggleVideo()}>
+              {view.videoMuted ? (
+                <VideoOff aria-hidden="true" className="size-4" />
+              ) : (
+                <Video aria-hidden="true" className="size-4" />
+              )}
+              Camera off
             </Button>
             <Button
               variant="secondary"
@@ -63,7 +90,11 @@ export function MeshCallView({ room, heading, children }: MeshCallViewProps) {
       <div className="mt-6 flex flex-wrap items-start gap-4">
         <VideoTile
           stream={view.local}
-          label="You"
+          label={
+            view.audioMuted || view.videoMuted
+              ? `You (${mutedLabel(view.audioMuted, view.videoMuted)})`
+              : 'You'
+          }
           muted
           mirrored={!view.sharing}
           videoTestId="local-video"
@@ -74,10 +105,16 @@ export function MeshCallView({ room, heading, children }: MeshCallViewProps) {
             <VideoTile
               key={peer.id}
               stream={peer.stream}
-              label={peer.name}
+              label={
+                peer.audioMuted || peer.videoMuted
+                  ? `${peer.name} (${mutedLabel(peer.audioMuted, peer.videoMuted)})`
+                  : peer.name
+              }
               title={peer.email}
               data-testid="remote-tile"
               data-connection={peer.connection}
+              data-audio-muted={String(peer.audioMuted)}
+              data-video-muted={String(peer.videoMuted)}
               videoTestId="remote-video"
               className="w-[200px]"
             />

@@ -2,15 +2,16 @@ import type { PublicUser } from '@cohort/shared/accounts';
 import { emailSchema } from '@cohort/shared/accounts';
 import { CHAT_MESSAGES, type DirectMessage } from '@cohort/shared/chat';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { LogOut, MessageCircle } from 'lucide-react';
+import { LogOut, MessageCircle, Phone } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
+import { callUrl } from '../calls/calls.public.ts';
 import {
   ConversationView,
   DeletedBody,
@@ -311,6 +312,7 @@ function DirectConversation({
         <h2 id="dm-heading" className="min-w-0 truncate text-lg font-semibold text-slate-900" title={other}>
           {other}
         </h2>
+        <CallButton email={other} />
       </header>
       <ConversationView
         chat={chat}
@@ -339,5 +341,22 @@ function DirectConversation({
       />
       <ChatComposer label={`Message ${other}`} onSend={chat.send} uploadTarget={{ dmWith: other }} />
     </section>
+  );
+}
+
+/** The direct conversation's Call: /video rings them at once (`?call=`). */
+function CallButton({ email }: { email: string }) {
+  const navigate = useNavigate();
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      className="ml-auto shrink-0"
+      aria-label={`Call ${email}`}
+      onClick={() => navigate(callUrl(email))}
+    >
+      <Phone aria-hidden="true" className="size-4" />
+      Call
+    </Button>
   );
 }
