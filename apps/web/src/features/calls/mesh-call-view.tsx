@@ -16,7 +16,7 @@ interface MeshCallViewProps {
 }
 
 const mutedLabel = (audio: boolean, video: boolean) =>
-  [audio && 'muted', video && 'camera off'].filter(Boolean).join(', ');
+  [audio && 'muted', video && 'camera off'].filter(Boolean).join(', ') || undefined;
 
 /**
  * The screen both /videocall and /mesh show (SPEC §2 "Video screens"): the heading, Start Call, the
@@ -90,11 +90,8 @@ export function MeshCallView({ room, heading, children, autoStart = false }: Mes
       <div className="mt-6 flex flex-wrap items-start gap-4">
         <VideoTile
           stream={view.local}
-          label={
-            view.audioMuted || view.videoMuted
-              ? `You (${mutedLabel(view.audioMuted, view.videoMuted)})`
-              : 'You'
-          }
+          label="You"
+          status={mutedLabel(view.audioMuted, view.videoMuted)}
           muted
           mirrored={!view.sharing}
           videoTestId="local-video"
@@ -105,11 +102,8 @@ export function MeshCallView({ room, heading, children, autoStart = false }: Mes
             <VideoTile
               key={peer.id}
               stream={peer.stream}
-              label={
-                peer.audioMuted || peer.videoMuted
-                  ? `${peer.name} (${mutedLabel(peer.audioMuted, peer.videoMuted)})`
-                  : peer.name
-              }
+              label={peer.name}
+              status={mutedLabel(peer.audioMuted, peer.videoMuted)}
               title={peer.email}
               data-testid="remote-tile"
               data-connection={peer.connection}
