@@ -82,8 +82,6 @@ test.describe('calls ring on every page', () => {
       await expect.poll(() => playing(tab)).toBeGreaterThan(0);
     }
 
-    await tab2.screenshot({ path: '/tmp/h19calls-1-ringing-dashboard.png' });
-    await ada.page.screenshot({ path: '/tmp/h19calls-2-caller-calling.png' });
     await incomingDialog(tab1, ada).getByRole('button', { name: 'Accept' }).click();
     await expect(tab1).toHaveURL(/\/video$/);
     // The other tab stops ringing (answered elsewhere): no dialog, no ringtone.
@@ -93,13 +91,10 @@ test.describe('calls ring on every page', () => {
 
     await expectConnected(ada, { ...bob, page: tab1 });
     await expectFrames(tab1.getByTestId('remote-video'));
-    await tab1.screenshot({ path: '/tmp/h19calls-3-in-call.png' });
-    await tab2.screenshot({ path: '/tmp/h19calls-4-other-tab-after.png' });
 
     await ada.page.getByRole('button', { name: 'End Call' }).click();
     await expect(callScreen(tab1)).toHaveAttribute('data-phase', 'idle');
     await expect(tab1.getByRole('heading', { name: 'No call in progress' })).toBeVisible();
-    await tab1.screenshot({ path: '/tmp/h19calls-5-idle.png' });
     await tab2.close();
   });
 
@@ -118,7 +113,6 @@ test.describe('calls ring on every page', () => {
     await expect(callScreen(ada.page)).toHaveAttribute('data-phase', 'idle');
     await expect(incomingDialog(bob.page, ada)).toHaveCount(0);
     await expect.poll(() => playing(bob.page)).toBe(0);
-    await ada.page.screenshot({ path: '/tmp/h19calls-6-no-answer.png' });
 
     const bell = bob.page.getByRole('button', { name: /^Notifications \(\d+ unread\)$/ });
     await expect(bell).toBeVisible();
@@ -128,7 +122,6 @@ test.describe('calls ring on every page', () => {
       .getByRole('button', { name: new RegExp(`${ada.name} called you`) });
     await expect(item).toBeVisible();
     await expect(item).toContainText('Missed call');
-    await bob.page.screenshot({ path: '/tmp/h19calls-7-bell.png' });
     // Opening it calls Ada back.
     await item.click();
     await expect(callScreen(bob.page)).toHaveAttribute('data-phase', 'calling');
@@ -168,7 +161,6 @@ test.describe('a channel shows its meeting', () => {
       await expect(banner(p.page)).toContainText('Meeting in progress');
       await expect(banner(p.page)).toContainText(ada.name);
     }
-    await bob.page.screenshot({ path: '/tmp/h19calls-8-banner.png' });
 
     // Bob joins with one click and is in the call at once.
     await banner(bob.page).getByRole('button', { name: 'Join' }).click();
@@ -186,8 +178,6 @@ test.describe('a channel shows its meeting', () => {
     await bob.page.getByRole('button', { name: 'Camera off' }).click();
     await expect(adaSeesBob).toHaveAttribute('data-video-muted', 'true');
     await expect(adaSeesBob.locator('figcaption')).toHaveText(`${bob.name} (muted, camera off)`);
-    await ada.page.screenshot({ path: '/tmp/h19calls-9-muted.png' });
-    await bob.page.screenshot({ path: '/tmp/h19calls-10-bob-meeting.png' });
     await bob.page.getByRole('button', { name: 'Mute', exact: true }).click();
     await expect(adaSeesBob).toHaveAttribute('data-audio-muted', 'false');
     await expect(adaSeesBob.locator('figcaption')).toHaveText(`${bob.name} (camera off)`);

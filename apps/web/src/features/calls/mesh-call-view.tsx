@@ -15,8 +15,18 @@ interface MeshCallViewProps {
   autoStart?: boolean;
 }
 
-const mutedLabel = (audio: boolean, video: boolean) =>
-  [audio && 'muted', video && 'camera off'].filter(Boolean).join(', ') || undefined;
+/** A tile's mute badges: icons, read out as "(muted, camera off)". */
+function muteBadges(audio: boolean, video: boolean): ReactNode {
+  if (!audio && !video) return null;
+  const text = [audio && 'muted', video && 'camera off'].filter(Boolean).join(', ');
+  return (
+    <span className="flex shrink-0 items-center gap-1 text-amber-200" title={text}>
+      {audio && <MicOff aria-hidden="true" className="size-4" />}
+      {video && <VideoOff aria-hidden="true" className="size-4" />}
+      <span className="sr-only"> ({text})</span>
+    </span>
+  );
+}
 
 /**
  * The screen both /videocall and /mesh show (SPEC §2 "Video screens"): the heading, Start Call, the
@@ -91,7 +101,7 @@ export function MeshCallView({ room, heading, children, autoStart = false }: Mes
         <VideoTile
           stream={view.local}
           label="You"
-          status={mutedLabel(view.audioMuted, view.videoMuted)}
+          status={muteBadges(view.audioMuted, view.videoMuted)}
           muted
           mirrored={!view.sharing}
           videoTestId="local-video"
@@ -103,7 +113,7 @@ export function MeshCallView({ room, heading, children, autoStart = false }: Mes
               key={peer.id}
               stream={peer.stream}
               label={peer.name}
-              status={mutedLabel(peer.audioMuted, peer.videoMuted)}
+              status={muteBadges(peer.audioMuted, peer.videoMuted)}
               title={peer.email}
               data-testid="remote-tile"
               data-connection={peer.connection}

@@ -1,4 +1,4 @@
-import { type HTMLAttributes, useEffect, useRef } from 'react';
+import { type HTMLAttributes, type ReactNode, useEffect, useRef } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 interface VideoTileProps extends HTMLAttributes<HTMLElement> {
@@ -8,8 +8,8 @@ interface VideoTileProps extends HTMLAttributes<HTMLElement> {
   muted?: boolean;
   videoTestId?: string;
   mirrored?: boolean;
-  /** Shown after the name and never cut off by it, e.g. "muted, camera off". */
-  status?: string | undefined;
+  /** Shown after the name and never cut off by it (the mute badges). */
+  status?: ReactNode;
 }
 
 /** A captioned <video> playing a MediaStream (set as srcObject, which React cannot do as a prop). */
@@ -44,7 +44,7 @@ export function VideoTile({
       />
       <figcaption className="flex gap-1 bg-slate-800 px-3 py-1.5 text-sm font-medium text-white">
         <span className="min-w-0 truncate">{label}</span>
-        {status && <span className="shrink-0 text-amber-200"> ({status})</span>}
+        {status}
       </figcaption>
     </figure>
   );
