@@ -71,7 +71,7 @@ export async function dial(from: Person, to: Person) {
 export async function expectFrames(video: Locator) {
   await expect
     .poll(() => video.evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames), {
-      timeout: 10_000,
+      timeout: 30_000,
     })
     .toBeGreaterThan(0);
 }
@@ -79,8 +79,8 @@ export async function expectFrames(video: Locator) {
 /** Both sides connected, and each one's remote video decodes frames. */
 export async function expectConnected(a: Person, b: Person) {
   for (const p of [a, b]) {
-    await expect(callScreen(p.page)).toHaveAttribute('data-phase', 'in-call', { timeout: 10_000 });
-    await expect(callScreen(p.page)).toHaveAttribute('data-connection', 'connected', { timeout: 10_000 });
+    await expect(callScreen(p.page)).toHaveAttribute('data-phase', 'in-call', { timeout: 30_000 });
+    await expect(callScreen(p.page)).toHaveAttribute('data-connection', 'connected', { timeout: 30_000 });
     await expectFrames(p.page.getByTestId('remote-video'));
   }
 }

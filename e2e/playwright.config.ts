@@ -69,6 +69,9 @@ export default defineConfig({
         DATABASE_URL: '',
         // No public STUN server on a test machine (offline): calls on loopback need host candidates only.
         STUN_URLS: '',
+        // An unanswered call rings out after this (30 s in production): short enough for the
+        // missed-call journey, long enough for the others to answer on a busy two-core machine.
+        CALL_RING_TIMEOUT_MS: '45000',
         GITHUB_API_URL: fakeGithubUrl,
         // The fake replays recordings whose links point at github.com.
         GITHUB_WEB_URL: 'https://github.com',

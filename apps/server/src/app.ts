@@ -217,6 +217,7 @@ export async function buildApp(opts: BuildAppOptions) {
     ...defaultRealtimeOptions(),
     presenceGraceMs: config.PRESENCE_GRACE_MS,
     presenceNodeTimeoutMs: config.PRESENCE_NODE_TIMEOUT_MS,
+    ringTimeoutMs: config.CALL_RING_TIMEOUT_MS,
     ...opts.realtime,
   };
   const chat = registerChatNamespace(ctx, io, realtime);

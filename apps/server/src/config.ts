@@ -23,6 +23,8 @@ const configSchema = z.object({
   REDIS_STREAM: z.string().trim().min(1).default('cohort'),
   /** How long a user whose last tab closed keeps their presence (a reload must not flap to offline). */
   PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  /** How long a 1:1 call rings before it becomes a missed call (docs/calls.md). */
+  CALL_RING_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** With Redis: a node silent this long is dead and its users' tabs no longer count (heartbeat: a third). */
   PRESENCE_NODE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),

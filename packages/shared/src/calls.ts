@@ -13,6 +13,8 @@ export const CALL_RATE_WINDOW_MS = 5000;
 export const MESH_ROOM_MAX = 6;
 /** How long issued TURN credentials stay valid. */
 export const TURN_CREDENTIAL_TTL_SECONDS = 3600;
+/** How long a 1:1 call rings before it is a missed call ("No answer" for the caller). */
+export const CALL_RING_TIMEOUT_MS = 30_000;
 
 export const VIDEO_EVENTS = {
   // client → server
@@ -27,6 +29,12 @@ export const VIDEO_EVENTS = {
   callAccepted: 'call-accepted',
   callRejected: 'call-rejected',
   callEnded: 'call-ended',
+  /** `{from: callerEmail}` to the callee's other tabs: the call was accepted in another tab. */
+  answeredElsewhere: 'answered-elsewhere',
+  /** `{from: calleeEmail}` to the caller: nobody answered in time. */
+  callUnanswered: 'call-unanswered',
+  /** `{from: callerEmail}` to every tab of the callee: the call rang out (a missed call). */
+  callMissed: 'call-missed',
 } as const;
 
 export const MESH_EVENTS = {
@@ -43,6 +51,13 @@ export const MESH_EVENTS = {
   userLeft: 'user-left',
   /** `{room, reason}`: this socket was taken out of its room (channel access lost). */
   roomClosed: 'room-closed',
+  /** client → server `{audioMuted, videoMuted}` (only from a socket in a room); server → room `{id, audioMuted, videoMuted}`. */
+  mediaState: 'media-state',
+  /** client → server `{room}`: follow whether a channel's meeting runs (readers of the channel only). */
+  watchMeeting: 'watch-meeting',
+  unwatchMeeting: 'unwatch-meeting',
+  /** server → watchers `{room, participants}` whenever someone joins or leaves the channel's meeting. */
+  meeting: 'meeting',
 } as const;
 
 export const CALL_REASONS = {
@@ -94,8 +109,32 @@ export const meshOfferPayload = z.object({ to: socketId, offer: sessionDescripti
 export const meshAnswerPayload = z.object({ to: socketId, answer: sessionDescription });
 export const meshCandidatePayload = z.object({ to: socketId, candidate: iceCandidate });
 
-export const meshParticipant = z.object({ id: z.string(), email: z.string(), name: z.string() });
+export const meshParticipant = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  audioMuted: z.boolean().optional(),
+  videoMuted: z.boolean().optional(),
+});
 export type MeshParticipant = z.infer<typeof meshParticipant>;
+
+export const meshMediaStatePayload = z.object({ audioMuted: z.boolean(), videoMuted: z.boolean() });
+export const participantState = meshMediaStatePayload.extend({ id: z.string() });
+export type ParticipantState = z.infer<typeof participantState>;
+
+/** The people in a channel's meeting, as its readers see them (empty: no meeting). */
+export const meetingState = z.object({
+  room: z.string(),
+  participants: z.array(z.object({ email: z.string(), name: z.string() })),
+});
+export type MeetingState = z.infer<typeof meetingState>;
+
+/** `incoming-call`: the caller's e-mail and display name (names.ts), and the offer. */
+export const incomingCallPayload = z.object({
+  from: z.string(),
+  name: z.string().optional(),
+  offer: sessionDescription,
+});
 
 export const iceServer = z.object({
   urls: z.union([z.string(), z.array(z.string())]),

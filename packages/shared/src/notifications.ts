@@ -22,7 +22,13 @@ export const NOTIFICATION_MESSAGES = {
   readTarget: 'Give ids or channelId',
 } as const;
 
-export const MESSAGE_NOTIFICATION_KINDS = ['mention', 'direct', 'thread', 'invitation'] as const;
+export const MESSAGE_NOTIFICATION_KINDS = [
+  'mention',
+  'direct',
+  'thread',
+  'invitation',
+  'missed_call',
+] as const;
 export const NOTIFICATION_KINDS = [...MESSAGE_NOTIFICATION_KINDS, 'assigned', 'comment', 'due'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

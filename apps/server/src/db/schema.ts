@@ -457,7 +457,7 @@ export const messageNotifications = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['mention', 'direct', 'thread', 'invitation'] }).notNull(),
+    kind: text('kind', { enum: ['mention', 'direct', 'thread', 'invitation', 'missed_call'] }).notNull(),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     channelId: uuid('channel_id').references(() => channels.id, { onDelete: 'cascade' }),
     channelMessageId: uuid('channel_message_id').references(() => channelMessages.id, {
@@ -473,7 +473,7 @@ export const messageNotifications = pgTable(
     index('message_notifications_user_idx').on(t.userId, t.createdAt),
     check(
       'message_notifications_kind_check',
-      sql`${t.kind} in ('mention', 'direct', 'thread', 'invitation')`,
+      sql`${t.kind} in ('mention', 'direct', 'thread', 'invitation', 'missed_call')`,
     ),
   ],
 );

@@ -70,6 +70,8 @@ export interface AppEvents {
   invitationsSent: InvitationsSent & { db: Db };
   /** After the commit of `invitationsSent`: their notifications are pushed to open tabs. */
   invitationsCommitted: { invitationIds: string[] };
+  /** A 1:1 call rang out unanswered (published by the node that rang it): the callee is told. */
+  callMissed: { calleeId: string; callerId: string };
 }
 
 export type EventName = keyof AppEvents;

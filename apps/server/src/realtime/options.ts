@@ -1,3 +1,4 @@
+import { CALL_RING_TIMEOUT_MS } from '@cohort/shared/calls';
 import {
   SEND_RATE_LIMIT,
   SEND_RATE_WINDOW_MS,
@@ -23,6 +24,8 @@ export interface RealtimeOptions {
   /** Flood guard of the presence `activity` event, per socket. */
   activityRateLimit: number;
   activityRateWindowMs: number;
+  /** How long a 1:1 call rings before it is a missed call (CALL_RING_TIMEOUT_MS). */
+  ringTimeoutMs: number;
 }
 
 export const defaultRealtimeOptions = (): RealtimeOptions => ({
@@ -36,6 +39,7 @@ export const defaultRealtimeOptions = (): RealtimeOptions => ({
   presenceNodeTimeoutMs: 30_000,
   activityRateLimit: ACTIVITY_RATE_LIMIT,
   activityRateWindowMs: ACTIVITY_RATE_WINDOW_MS,
+  ringTimeoutMs: CALL_RING_TIMEOUT_MS,
 });
 
 /** A sliding-window counter per socket: floods are answered with "Slow down", not stored. */

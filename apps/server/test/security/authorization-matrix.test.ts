@@ -1525,6 +1525,51 @@ const SOCKET_ROWS: SocketRow[] = [
     expected: readers('forbidden'),
   },
   {
+    // Mute state: only a participant of a room may announce it (to that room).
+    namespace: '/mesh',
+    event: 'media-state',
+    run: async (sc, actor, socket) => {
+      const peer = await meshPeer(sc.open, actor === 'editor' ? 'viewer' : 'editor');
+      try {
+        await ack(socket, 'join', { room: sc.open });
+        return await ack(socket, 'media-state', { audioMuted: true, videoMuted: false });
+      } finally {
+        await ack(socket, 'leave', {});
+        await ack(peer, 'leave', {});
+      }
+    },
+    expected: readers('forbidden'),
+  },
+  {
+    // "Meeting in progress": only readers of the channel may follow its meeting.
+    namespace: '/mesh',
+    event: 'watch-meeting',
+    variant: 'open channel',
+    run: async (sc, _a, socket) => {
+      const outcome = await ack(socket, 'watch-meeting', { room: sc.open });
+      await ack(socket, 'unwatch-meeting', {});
+      return outcome;
+    },
+    expected: readers('forbidden'),
+  },
+  {
+    namespace: '/mesh',
+    event: 'watch-meeting',
+    variant: 'private channel',
+    run: async (sc, _a, socket) => {
+      const outcome = await ack(socket, 'watch-meeting', { room: sc.secret });
+      await ack(socket, 'unwatch-meeting', {});
+      return outcome;
+    },
+    expected: secretReaders('forbidden'),
+  },
+  {
+    namespace: '/mesh',
+    event: 'unwatch-meeting',
+    run: async (_sc, _a, socket) => ack(socket, 'unwatch-meeting', {}),
+    expected: allOk(),
+  },
+  {
     // A tab reports only its own state; the session decides whose it is.
     namespace: '/presence',
     event: 'activity',

@@ -10,6 +10,11 @@ const PresenceConnection = lazy(() =>
   import('../features/presence/presence-connection.tsx').then((m) => ({ default: m.PresenceConnection })),
 );
 
+// Signed-in only: the tab's call connection and the incoming-call dialog (calls ring on every page).
+const CallListener = lazy(() =>
+  import('../features/calls/call-listener.tsx').then((m) => ({ default: m.CallListener })),
+);
+
 // Only for accounts whose address is not verified yet: a chunk of its own, not in the entry.
 const VerifyEmailBanner = lazy(() => import('../features/accounts/verify-email-banner.tsx'));
 
@@ -21,6 +26,11 @@ export function Layout() {
       {me.data && (
         <Suspense fallback={null}>
           <PresenceConnection userId={me.data._id} />
+        </Suspense>
+      )}
+      {me.data && (
+        <Suspense fallback={null}>
+          <CallListener userId={me.data._id} />
         </Suspense>
       )}
       <a

@@ -64,11 +64,19 @@ describe('/mesh rooms', () => {
     const b = await mesh(ben);
     const joined = next<MeshParticipant>(a, MESH_EVENTS.userJoined);
     expect(await join(b, open._id)).toEqual({ ok: true });
-    expect(await joined).toEqual({ id: b.id, email: ben.email, name: 'User1 Mesh' });
+    expect(await joined).toEqual({
+      id: b.id,
+      email: ben.email,
+      name: 'User1 Mesh',
+      audioMuted: false,
+      videoMuted: false,
+    });
 
     const list = next<MeshParticipant[]>(b, MESH_EVENTS.userList);
     b.emit(MESH_EVENTS.getUsers);
-    expect(await list).toEqual([{ id: a.id, email: ada.email, name: 'User0 Mesh' }]);
+    expect(await list).toEqual([
+      { id: a.id, email: ada.email, name: 'User0 Mesh', audioMuted: false, videoMuted: false },
+    ]);
 
     const left = next<{ id: string }>(a, MESH_EVENTS.userLeft);
     const bId = b.id;

@@ -7,6 +7,7 @@ import {
   VIDEO_EVENTS,
   VIDEO_NAMESPACE,
 } from '@cohort/shared/calls';
+import { NOTIFICATION_EVENTS, NOTIFICATIONS_NAMESPACE } from '@cohort/shared/notifications';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
@@ -127,5 +128,97 @@ describe.skipIf(!redisUrl)('/video across two nodes', () => {
       if (!ack.ok) await new Promise((r) => setTimeout(r, 20));
     }
     expect(ack).toEqual({ ok: true });
+  });
+});
+
+describe.skipIf(!redisUrl)('/video across two nodes: ringing everywhere (issue 19)', () => {
+  let database: Database;
+  let nodes: CohortApp[];
+  let urls: string[];
+  let alice: TestUser;
+  let bob: TestUser;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      REDIS_URL: redisUrl ?? '',
+      REDIS_STREAM: `cohort-ring-${randomUUID()}`,
+    });
+    nodes = [];
+    for (let i = 0; i < 2; i++) {
+      // A short ring, so an unanswered call rings out within the test.
+      const node = await buildApp({ config, database, logger: false, realtime: { ringTimeoutMs: 1500 } });
+      await node.app.listen({ port: 0, host: '127.0.0.1' });
+      nodes.push(node);
+    }
+    urls = nodes.map((n) => baseUrl(n.app.server));
+    const first = nodes[0] as CohortApp;
+    [alice, bob] = await Promise.all([
+      createUser(first.app, { firstName: 'Alice', lastName: 'A' }),
+      createUser(first.app, { firstName: 'Bob', lastName: 'B' }),
+    ]);
+    await createWorkspace(first as unknown as TestApp, alice, {
+      members: [{ email: bob.email, role: 'editor' }],
+    });
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    for (const n of nodes ?? []) await n.app.close();
+    await database?.close();
+  });
+
+  const socketOn = async (node: number, namespace: string, user: TestUser) => {
+    const s = await openSocket(urls[node] ?? '', namespace, user.token);
+    sockets.push(s);
+    return s;
+  };
+  const offer = { type: 'offer', sdp: 'x' };
+
+  it('rings the callee’s tabs on both nodes; accepting on one stops the other', async () => {
+    const a = await socketOn(0, VIDEO_NAMESPACE, alice);
+    const onA = await socketOn(0, VIDEO_NAMESPACE, bob);
+    const onB = await socketOn(1, VIDEO_NAMESPACE, bob);
+    const rings = [onA, onB].map((s) => next<{ from: string; name: string }>(s, VIDEO_EVENTS.incomingCall));
+    expect(await request<CallAck>(a, VIDEO_EVENTS.initiateCall, { toEmail: bob.email, offer })).toEqual({
+      ok: true,
+    });
+    for (const ring of await Promise.all(rings))
+      expect(ring).toMatchObject({ from: alice.email, name: 'Alice A' });
+    const elsewhere = next(onA, VIDEO_EVENTS.answeredElsewhere);
+    const accepted = next(a, VIDEO_EVENTS.callAccepted);
+    // The legs reach node B through Redis shortly after the acknowledgement.
+    let ack: CallAck = { ok: false, reason: '' };
+    for (let i = 0; i < 50 && !ack.ok; i++) {
+      ack = await request<CallAck>(onB, VIDEO_EVENTS.acceptCall, {
+        to: alice.email,
+        answer: { type: 'answer', sdp: 'y' },
+      });
+      if (!ack.ok) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(ack).toEqual({ ok: true });
+    await accepted;
+    expect(await elsewhere).toEqual({ from: alice.email });
+    const ended = next(onB, VIDEO_EVENTS.callEnded);
+    expect(await request(a, VIDEO_EVENTS.endCall, { to: bob.email })).toEqual({ ok: true });
+    await ended;
+  });
+
+  it('a call placed on node A that nobody answers on node B rings out into a missed call', async () => {
+    const a = await socketOn(0, VIDEO_NAMESPACE, alice);
+    const b = await socketOn(1, VIDEO_NAMESPACE, bob);
+    const bell = await socketOn(1, NOTIFICATIONS_NAMESPACE, bob);
+    const ringing = next(b, VIDEO_EVENTS.incomingCall);
+    const missed = next(b, VIDEO_EVENTS.callMissed, () => true, 15_000);
+    const noAnswer = next(a, VIDEO_EVENTS.callUnanswered, () => true, 15_000);
+    const pushed = next<{ kind: string }>(bell, NOTIFICATION_EVENTS.notification, () => true, 15_000);
+    expect(await request<CallAck>(a, VIDEO_EVENTS.initiateCall, { toEmail: bob.email, offer })).toEqual({
+      ok: true,
+    });
+    await ringing;
+    expect(await noAnswer).toEqual({ from: bob.email });
+    expect(await missed).toEqual({ from: alice.email });
+    expect((await pushed).kind).toBe('missed_call');
   });
 });

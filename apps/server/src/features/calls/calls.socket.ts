@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   acceptCallPayload,
   CALL_PAYLOAD_MAX_BYTES,
@@ -10,10 +11,12 @@ import {
   MESH_EVENTS,
   MESH_NAMESPACE,
   MESH_ROOM_MAX,
+  type MeetingState,
   type MeshParticipant,
   meshAnswerPayload,
   meshCandidatePayload,
   meshJoinPayload,
+  meshMediaStatePayload,
   meshOfferPayload,
   VIDEO_EVENTS,
   VIDEO_NAMESPACE,
@@ -77,6 +80,8 @@ interface CallLeg {
   state: 'ringing' | 'active';
   /** This side's socket in the call (the callee's is known once it accepts). */
   socketId?: string;
+  /** One id per call, on both legs: a ring timer only ends the call it was started for. */
+  callId?: string;
 }
 
 const isRingingCallee = (leg: CallLeg | undefined): leg is CallLeg =>
@@ -122,9 +127,33 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
     return leg && leg.peerEmail === toEmail.trim().toLowerCase() ? leg : undefined;
   };
 
+  // The caller's node times the ringing: a call nobody answers within `ringTimeoutMs` ends as
+  // "No answer" for the caller and a missed call (a notification) for the callee.
+  const ringTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const clearRing = (callId: string | undefined) => {
+    if (!callId) return;
+    const timer = ringTimers.get(callId);
+    if (timer) clearTimeout(timer);
+    ringTimers.delete(callId);
+  };
+  const ringOut = (callId: string, caller: { id: string; email: string }) => {
+    ringTimers.delete(callId);
+    const mine = legs.get(caller.id);
+    if (!mine || mine.callId !== callId || mine.state !== 'ringing') return;
+    const theirs = legs.get(mine.peerId);
+    const to = target(caller.id);
+    deleteLeg(caller.id);
+    if (theirs?.callId === callId) deleteLeg(mine.peerId);
+    nsp.to(to).emit(VIDEO_EVENTS.callUnanswered, { from: mine.peerEmail });
+    nsp.to(userRoom(mine.peerId)).emit(VIDEO_EVENTS.callMissed, { from: caller.email });
+    // The bus logs a failing subscriber; a lost notification never breaks the call flow.
+    void ctx.bus.emit('callMissed', { calleeId: mine.peerId, callerId: caller.id });
+  };
+
   const hangUp = (userId: string, event: string, fromEmail: string) => {
     const leg = legs.get(userId);
     if (!leg) return;
+    clearRing(leg.callId);
     const to = target(leg.peerId);
     deleteLeg(userId);
     if (legs.get(leg.peerId)?.peerId === userId) deleteLeg(leg.peerId);
@@ -172,16 +201,23 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
           const online = await nsp.in(userRoom(callee.id)).fetchSockets();
           if (online.length === 0) return reply(refuse(CALL_REASONS.unavailable));
           if (legs.has(callee.id) || legs.has(me.id)) return reply(refuse(CALL_REASONS.busy));
+          const callId = randomUUID();
           setLeg(me.id, {
             peerId: callee.id,
             peerEmail: callee.email.toLowerCase(),
             role: 'caller',
             state: 'ringing',
             socketId: socket.id,
+            callId,
           });
-          setLeg(callee.id, { peerId: me.id, peerEmail: me.email, role: 'callee', state: 'ringing' });
+          setLeg(callee.id, { peerId: me.id, peerEmail: me.email, role: 'callee', state: 'ringing', callId });
+          const timer = setTimeout(() => ringOut(callId, me), options.ringTimeoutMs);
+          timer.unref();
+          ringTimers.set(callId, timer);
           reply(OK);
-          nsp.to(userRoom(callee.id)).emit(VIDEO_EVENTS.incomingCall, { from: me.email, offer });
+          nsp
+            .to(userRoom(callee.id))
+            .emit(VIDEO_EVENTS.incomingCall, { from: me.email, name: displayName(user), offer });
         } catch (err) {
           ctx.log.error({ err }, 'initiate-call failed');
           reply(refuse(CALL_REASONS.serverError));
@@ -194,13 +230,14 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
       guarded(limiter, acceptCallPayload, ({ to, answer }, reply) => {
         const leg = legWith(me.id, to);
         if (!isRingingCallee(leg)) return reply(refuse(CALL_REASONS.noCall));
+        clearRing(leg.callId);
         setLeg(me.id, { ...leg, state: 'active', socketId: socket.id });
         const peer = legs.get(leg.peerId);
         if (peer) setLeg(leg.peerId, { ...peer, state: 'active' });
         reply(OK);
         nsp.to(target(leg.peerId)).emit(VIDEO_EVENTS.callAccepted, { from: me.email, answer });
-        // The other tabs of the callee stop ringing.
-        socket.to(userRoom(me.id)).emit(VIDEO_EVENTS.callEnded, { from: leg.peerEmail });
+        // The other tabs of the callee stop ringing: the call was answered elsewhere.
+        socket.to(userRoom(me.id)).emit(VIDEO_EVENTS.answeredElsewhere, { from: leg.peerEmail });
       }),
     );
 
@@ -251,20 +288,30 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
     nsp,
     close: () => {
       for (const off of offs) off();
+      for (const timer of ringTimers.values()) clearTimeout(timer);
+      ringTimers.clear();
     },
   };
 }
 
 interface MeshSocketData extends SocketData {
   meshRoom?: string;
+  /** What this participant said about its microphone and camera (`media-state`). */
+  audioMuted?: boolean;
+  videoMuted?: boolean;
+  /** The channel whose meeting this socket follows (`watch-meeting`), if any. */
+  watching?: string;
 }
 
 const meshRoomName = (room: string) => `mesh:${room}`;
+const watchRoomName = (room: string) => `meeting-watch:${room}`;
 
 const participantOf = (socketId: string, data: Partial<MeshSocketData>): MeshParticipant => ({
   id: socketId,
   email: data.user?.email ?? '',
   name: displayName(data.user),
+  audioMuted: data.audioMuted ?? false,
+  videoMuted: data.videoMuted ?? false,
 });
 
 /**
@@ -298,13 +345,42 @@ export function registerMeshNamespace(
     }
   };
 
+  /** Who is in a room now, once per person, as its watchers see them. */
+  const meetingOf = async (room: string): Promise<MeetingState> => {
+    const present = await nsp.in(meshRoomName(room)).fetchSockets();
+    const people = new Map<string, { email: string; name: string }>();
+    for (const s of present) {
+      const p = participantOf(s.id, s.data as Partial<MeshSocketData>);
+      people.set(p.email, { email: p.email, name: p.name });
+    }
+    return { room, participants: [...people.values()] };
+  };
+  // The readers of a channel who follow its meeting (the channel view) hear of every join and leave.
+  // Ad-hoc rooms have no watchers (only channels can be watched).
+  const announceMeeting = (room: string) => {
+    if (adHoc.has(room)) return;
+    meetingOf(room)
+      .then((state) => nsp.to(watchRoomName(room)).emit(MESH_EVENTS.meeting, state))
+      .catch((err) => ctx.log.error({ err }, 'meeting announcement failed'));
+  };
+
   const leaveRoom = async (socket: Socket) => {
     const data = socket.data as MeshSocketData;
     const room = data.meshRoom;
     if (!room) return;
     data.meshRoom = undefined;
+    data.audioMuted = false;
+    data.videoMuted = false;
     await socket.leave(meshRoomName(room));
     nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
+    announceMeeting(room);
+  };
+
+  const unwatch = async (socket: Socket) => {
+    const data = socket.data as MeshSocketData;
+    if (!data.watching) return;
+    await socket.leave(watchRoomName(data.watching));
+    data.watching = undefined;
   };
 
   // Channel access is re-checked every `roomCheckMs`: someone removed from a private channel (or
@@ -313,6 +389,10 @@ export function registerMeshNamespace(
   const prune = async () => {
     for (const socket of [...nsp.sockets.values()]) {
       const data = socket.data as MeshSocketData;
+      const watched = data.watching;
+      if (watched && !(await mayReadChannel(data.user, watched)) && data.watching === watched) {
+        await unwatch(socket);
+      }
       const room = data.meshRoom;
       if (!room || adHoc.has(room)) continue;
       if (await mayReadChannel(data.user, room)) continue;
@@ -379,6 +459,7 @@ export function registerMeshNamespace(
               socket.join(meshRoomName(room));
               reply(OK);
               socket.to(meshRoomName(room)).emit(MESH_EVENTS.userJoined, participantOf(socket.id, data));
+              announceMeeting(room);
             } catch (err) {
               ctx.log.error({ err }, 'mesh join failed');
               reply(refuse(CALL_REASONS.serverError));
@@ -417,9 +498,49 @@ export function registerMeshNamespace(
       guarded(limiter, meshCandidatePayload, relay(MESH_EVENTS.candidate, 'candidate')),
     );
 
+    // Mute and camera state: only a participant of a room may say it, and only to that room.
+    socket.on(
+      MESH_EVENTS.mediaState,
+      guarded(limiter, meshMediaStatePayload, ({ audioMuted, videoMuted }, reply) => {
+        const room = data.meshRoom;
+        if (!room) return reply(refuse(CALL_REASONS.forbidden));
+        data.audioMuted = audioMuted;
+        data.videoMuted = videoMuted;
+        reply(OK);
+        socket.to(meshRoomName(room)).emit(MESH_EVENTS.mediaState, { id: socket.id, audioMuted, videoMuted });
+      }),
+    );
+
+    // "Meeting in progress" in the channel view: readers of the channel only (as for `join`).
+    socket.on(
+      MESH_EVENTS.watchMeeting,
+      guarded(limiter, meshJoinPayload, ({ room }, reply) =>
+        serial.run(`socket:${socket.id}`, async () => {
+          try {
+            if (!(await mayReadChannel(data.user, room))) return reply(refuse(CALL_REASONS.forbidden));
+            if (socket.disconnected) return reply(refuse(CALL_REASONS.forbidden));
+            await unwatch(socket);
+            data.watching = room;
+            socket.join(watchRoomName(room));
+            reply({ ok: true, meeting: await meetingOf(room) });
+          } catch (err) {
+            ctx.log.error({ err }, 'watch-meeting failed');
+            reply(refuse(CALL_REASONS.serverError));
+          }
+        }),
+      ),
+    );
+    socket.on(MESH_EVENTS.unwatchMeeting, async (_payload: unknown, ack: unknown) => {
+      await serial.run(`socket:${socket.id}`, () => unwatch(socket));
+      ackOf(ack)(OK);
+    });
+
     socket.on('disconnect', () => {
       const room = data.meshRoom;
-      if (room) nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
+      if (room) {
+        nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
+        announceMeeting(room);
+      }
     });
   });
 

@@ -69,7 +69,7 @@ async function connected() {
   const [a, b] = await Promise.all([video(alice), video(bob)]);
   const incoming = next<{ from: string; offer: unknown }>(b, VIDEO_EVENTS.incomingCall);
   expect(await call(a, bob.email)).toEqual({ ok: true });
-  expect(await incoming).toEqual({ from: alice.email, offer });
+  expect(await incoming).toEqual({ from: alice.email, name: 'Alice A', offer });
   const accepted = next<{ from: string; answer: unknown }>(a, VIDEO_EVENTS.callAccepted);
   expect(await request(b, VIDEO_EVENTS.acceptCall, { to: alice.email, answer })).toEqual({ ok: true });
   expect(await accepted).toEqual({ from: bob.email, answer });

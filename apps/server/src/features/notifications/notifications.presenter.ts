@@ -9,6 +9,9 @@ const presentActor = (p: Person | null) => (p ? { _id: p.id, email: p.email, nam
 
 /** Where the web app opens it: the message in its channel (and thread), the DM, the invitation, or the task. */
 function linkOf(v: MessageNotificationView): string {
+  // A missed call opens the video page ready to call back.
+  if (v.kind === 'missed_call')
+    return v.actor ? `/video?${new URLSearchParams({ call: v.actor.email })}` : '/video';
   if (v.invitation) return `/invitations?${new URLSearchParams({ focus: v.invitation.id })}`;
   if (v.channelId && v.workspaceId && v.channelMessageId) {
     const params = new URLSearchParams({ message: v.channelMessageId });
@@ -27,7 +30,9 @@ export function presentMessageNotification(v: MessageNotificationView): Notifica
     read: v.readAt !== null,
     text: v.invitation
       ? excerptOf(`${v.invitation.workspaceName} (as ${v.invitation.role})`)
-      : excerptOf(v.content),
+      : v.kind === 'missed_call'
+        ? 'Missed call'
+        : excerptOf(v.content),
     link: linkOf(v),
     channelId: v.channelId,
     workspaceId: v.workspaceId,

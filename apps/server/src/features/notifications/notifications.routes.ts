@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { requireUser } from '../../http/session.ts';
 import { loadWorkspaceForUser } from '../workspaces/workspaces.access.ts';
 import { authorize } from '../workspaces/workspaces.policy.ts';
+import { subscribeMissedCallNotifications } from './notifications.calls.ts';
 import { subscribeInvitationNotifications } from './notifications.invitations.ts';
 import { presentFeedItem, presentMessageNotification } from './notifications.presenter.ts';
 import {
@@ -35,6 +36,9 @@ export const notificationsRoutes =
     const unsubscribeInvitations = subscribeInvitationNotifications(ctx, (userId, notification) =>
       realtime.push(userId, notification),
     );
+    const unsubscribeCalls = subscribeMissedCallNotifications(ctx, (userId, notification) =>
+      realtime.push(userId, notification),
+    );
     const unsubscribe = ctx.bus.on('messageCreated', async (event) => {
       for (const { userId, view } of await createMessageNotifications(ctx, event)) {
         realtime.push(userId, presentMessageNotification(view));
@@ -43,6 +47,7 @@ export const notificationsRoutes =
     app.addHook('onClose', async () => {
       unsubscribe();
       unsubscribeInvitations();
+      unsubscribeCalls();
     });
 
     // Authentication first: an anonymous request is a 401 before anything is validated.

@@ -36,7 +36,7 @@ export interface Person {
 /** A message notification with what presenting it needs (excerpt, link). */
 export interface MessageNotificationView {
   id: string;
-  kind: 'mention' | 'direct' | 'thread' | 'invitation';
+  kind: 'mention' | 'direct' | 'thread' | 'invitation' | 'missed_call';
   createdAt: Date;
   readAt: Date | null;
   actor: Person | null;

@@ -62,7 +62,7 @@ async function start(joinReply: unknown): Promise<FakeSocket> {
 describe('/mesh', () => {
   it('creates a room when the URL has none and puts it in the URL', async () => {
     const { router } = render('/mesh');
-    expect(screen.getByRole('heading', { name: 'WebRTC Mesh Video Chat' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Mesh video call' })).toBeTruthy();
     await waitFor(() => expect(router.state.location.search).toBe('?room=r-1'));
     expect(await screen.findByRole('button', { name: 'Copy Link' })).toBeTruthy();
     expect(screen.getByLabelText('You video')).toHaveProperty('muted', true);

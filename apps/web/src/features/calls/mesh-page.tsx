@@ -38,7 +38,7 @@ export default function MeshPage() {
   if (!room) {
     return (
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900">WebRTC Mesh Video Chat</h1>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Mesh video call</h1>
         <p role={failed ? 'alert' : 'status'} className="mt-3 text-slate-700">
           {failed ? 'Could not create a call. Reload the page to try again.' : 'Creating a call…'}
         </p>
@@ -56,7 +56,7 @@ export default function MeshPage() {
   };
 
   return (
-    <MeshCallView room={room} heading="WebRTC Mesh Video Chat">
+    <MeshCallView room={room} heading="Mesh video call">
       <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-700">
         <p>Anyone signed in with this link can join for 24 hours.</p>
         <Button variant="secondary" size="sm" onClick={() => void copyLink()}>

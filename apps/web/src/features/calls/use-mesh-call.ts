@@ -6,6 +6,7 @@ import {
   MESH_ROOM_MAX,
   type MeshParticipant,
   meshParticipant,
+  participantState,
   sessionDescription,
 } from '@cohort/shared/calls';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
@@ -31,6 +32,8 @@ export interface RemotePeer {
   email: string;
   stream: MediaStream | null;
   connection: RTCPeerConnectionState;
+  audioMuted: boolean;
+  videoMuted: boolean;
 }
 
 export interface MeshView {
@@ -38,10 +41,21 @@ export interface MeshView {
   local: MediaStream | null;
   peers: RemotePeer[];
   sharing: boolean;
+  /** Our own microphone and camera switches (what the others are told by `media-state`). */
+  audioMuted: boolean;
+  videoMuted: boolean;
   notice: Notice | null;
 }
 
-const INITIAL: MeshView = { status: 'idle', local: null, peers: [], sharing: false, notice: null };
+const INITIAL: MeshView = {
+  status: 'idle',
+  local: null,
+  peers: [],
+  sharing: false,
+  audioMuted: false,
+  videoMuted: false,
+  notice: null,
+};
 
 const fromPayload = z.object({ from: z.string() });
 const offerMsg = fromPayload.extend({ offer: sessionDescription });
@@ -132,9 +146,24 @@ export class MeshCall {
     try {
       if (this.screen.active) await this.screen.stop();
       else await this.screen.start();
+      this.applyMute();
     } catch {
       // The user cancelled the picker: the camera stays.
     }
+  }
+
+  toggleAudio() {
+    if (this.view.status === 'idle') return;
+    this.update({ audioMuted: !this.view.audioMuted });
+    this.applyMute();
+    this.announceMute();
+  }
+
+  toggleVideo() {
+    if (this.view.status === 'idle') return;
+    this.update({ videoMuted: !this.view.videoMuted });
+    this.applyMute();
+    this.announceMute();
   }
 
   dismissNotice() {
@@ -160,6 +189,15 @@ export class MeshCall {
       }
       this.update({ status: 'in-call' });
       socket.emit(MESH_EVENTS.getUsers);
+      if (this.view.audioMuted || this.view.videoMuted) this.announceMute();
+    });
+    socket.on(MESH_EVENTS.mediaState, (raw: unknown) => {
+      const msg = participantState.safeParse(raw);
+      if (!msg.success || !live()) return;
+      const { id, audioMuted, videoMuted } = msg.data;
+      const known = this.known.get(id);
+      if (known) this.known.set(id, { ...known, audioMuted, videoMuted });
+      this.publish();
     });
     // A new socket id after a reconnection: the others saw us leave, so start over with them.
     socket.on('disconnect', () => {
@@ -318,6 +356,21 @@ export class MeshCall {
     this.update({ ...INITIAL, notice });
   }
 
+  private applyMute() {
+    for (const track of this.camera?.getAudioTracks() ?? []) track.enabled = !this.view.audioMuted;
+    for (const track of this.camera?.getVideoTracks() ?? []) track.enabled = !this.view.videoMuted;
+    const display = this.screen.currentVideoTrack();
+    if (display) display.enabled = !this.view.videoMuted;
+  }
+
+  private announceMute() {
+    if (!this.socket?.connected || this.view.status !== 'in-call') return;
+    this.socket.emit(MESH_EVENTS.mediaState, {
+      audioMuted: this.view.audioMuted,
+      videoMuted: this.view.videoMuted,
+    });
+  }
+
   private publish() {
     this.update({
       peers: [...this.peers.entries()].map(([id, p]) => ({
@@ -326,6 +379,8 @@ export class MeshCall {
         email: this.known.get(id)?.email ?? p.info.email,
         stream: p.stream,
         connection: p.pc.connectionState,
+        audioMuted: this.known.get(id)?.audioMuted ?? false,
+        videoMuted: this.known.get(id)?.videoMuted ?? false,
       })),
     });
   }

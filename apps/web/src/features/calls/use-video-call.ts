@@ -2,6 +2,7 @@ import {
   CALL_REASONS,
   type IceCandidate,
   iceCandidate,
+  incomingCallPayload,
   sessionDescription,
   VIDEO_EVENTS,
   VIDEO_NAMESPACE,
@@ -10,6 +11,7 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import { z } from 'zod';
 import { connectNamespace } from '../../lib/socket.ts';
+import { currentCallClient } from './call-client.ts';
 import {
   type CallEvent,
   type CallState,
@@ -46,9 +48,15 @@ export interface VideoCallView {
   sending: { audio: boolean | null; video: boolean | null };
   sharing: boolean;
   notice: Notice | null;
+  /** The caller's display name while a call rings here (the e-mail is `call.peer`). */
+  peerName: string | null;
+  /** Whether this tab is playing the ringtone. */
+  ringing: boolean;
 }
 
-const INITIAL: VideoCallView = {
+export const INITIAL: VideoCallView = {
+  peerName: null,
+  ringing: false,
   call: IDLE,
   local: null,
   remote: null,
@@ -59,7 +67,6 @@ const INITIAL: VideoCallView = {
 };
 
 const fromPayload = z.object({ from: z.string() });
-const incomingCall = fromPayload.extend({ offer: sessionDescription });
 const callAccepted = fromPayload.extend({ answer: sessionDescription });
 const remoteCandidate = fromPayload.extend({ candidate: iceCandidate });
 
@@ -96,11 +103,29 @@ export class VideoCall {
 
   constructor(readonly socket: Socket) {
     socket.on(VIDEO_EVENTS.incomingCall, (raw: unknown) => {
-      const msg = incomingCall.safeParse(raw);
+      const msg = incomingCallPayload.safeParse(raw);
       if (!msg.success || this.view.call.phase !== 'idle') return;
       this.dispatch({ type: 'ring', peer: msg.data.from, offer: msg.data.offer });
-      this.update({ notice: null });
+      this.update({ notice: null, peerName: msg.data.name || null, ringing: true });
       this.stopRinging = startRinging();
+    });
+    // Accepted in another tab of ours: this one stops ringing.
+    socket.on(VIDEO_EVENTS.answeredElsewhere, (raw: unknown) => {
+      const msg = fromPayload.safeParse(raw);
+      if (!msg.success || this.view.call.phase !== 'incoming' || !this.isPeer(msg.data.from)) return;
+      this.teardown({ kind: 'info', text: 'Answered in another tab' });
+    });
+    // Nobody answered in time: "No answer" for the caller, a missed call for the callee.
+    socket.on(VIDEO_EVENTS.callUnanswered, (raw: unknown) => {
+      const msg = fromPayload.safeParse(raw);
+      if (!msg.success || this.view.call.phase !== 'calling' || !this.isPeer(msg.data.from)) return;
+      this.teardown({ kind: 'info', text: 'No answer' });
+    });
+    socket.on(VIDEO_EVENTS.callMissed, (raw: unknown) => {
+      const msg = fromPayload.safeParse(raw);
+      if (!msg.success || this.view.call.phase !== 'incoming' || !this.isPeer(msg.data.from)) return;
+      const who = this.view.peerName ?? msg.data.from;
+      this.teardown({ kind: 'info', text: `Missed call from ${who}` });
     });
     socket.on(VIDEO_EVENTS.callAccepted, (raw: unknown) => void this.onAccepted(raw));
     socket.on(VIDEO_EVENTS.candidate, (raw: unknown) => void this.onCandidate(raw));
@@ -372,6 +397,7 @@ export class VideoCall {
   private silence() {
     this.stopRinging?.();
     this.stopRinging = null;
+    if (this.view.ringing) this.update({ ringing: false });
   }
 
   private teardown(notice: Notice | null) {
@@ -406,10 +432,22 @@ export class VideoCall {
   }
 }
 
-/** The `/video` call of this page: a fresh `/video` connection while the page is shown. */
+/**
+ * The `/video` call of this page: the tab's shared call (call-client.ts, opened by the signed-in
+ * layout so calls ring on every page) when there is one, else a connection of its own while shown.
+ */
 export function useVideoCall() {
   const [call, setCall] = useState<VideoCall | null>(null);
   useEffect(() => {
+    const shared = currentCallClient();
+    if (shared) {
+      setCall(shared);
+      // Leaving the page ends a call it placed or carries; a ringing call keeps ringing elsewhere.
+      return () => {
+        if (shared.getView().call.phase !== 'incoming') shared.hangUp();
+        setCall(null);
+      };
+    }
     const instance = new VideoCall(connectNamespace(VIDEO_NAMESPACE));
     setCall(instance);
     return () => {

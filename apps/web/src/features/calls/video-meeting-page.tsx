@@ -12,11 +12,12 @@ export default function VideoMeetingPage() {
   const [params] = useSearchParams();
   const room = params.get('room');
   const workspace = params.get('workspace');
+  const join = params.get('join') === '1';
 
   if (!room) {
     return (
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900">WebRTC Video Chat</h1>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900">Video meeting</h1>
         <p className="mt-3 text-slate-700">Open a channel and choose Video Meeting to start its meeting.</p>
         <Link to="/dashboard" className="mt-6 inline-block font-semibold text-indigo-700 underline">
           Your workspaces
@@ -26,7 +27,7 @@ export default function VideoMeetingPage() {
   }
 
   return (
-    <MeshCallView room={room} heading="WebRTC Video Chat">
+    <MeshCallView room={room} heading="Video meeting" autoStart={join}>
       {workspace && (
         <Link
           to={`/workspace/${encodeURIComponent(workspace)}/channel/${encodeURIComponent(room)}`}

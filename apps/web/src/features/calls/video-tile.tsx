@@ -1,4 +1,4 @@
-import { type HTMLAttributes, useEffect, useRef } from 'react';
+import { type HTMLAttributes, type ReactNode, useEffect, useRef } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 interface VideoTileProps extends HTMLAttributes<HTMLElement> {
@@ -8,6 +8,8 @@ interface VideoTileProps extends HTMLAttributes<HTMLElement> {
   muted?: boolean;
   videoTestId?: string;
   mirrored?: boolean;
+  /** Shown after the name and never cut off by it (the mute badges). */
+  status?: ReactNode;
 }
 
 /** A captioned <video> playing a MediaStream (set as srcObject, which React cannot do as a prop). */
@@ -17,6 +19,7 @@ export function VideoTile({
   muted = false,
   videoTestId,
   mirrored,
+  status,
   className,
   ...rest
 }: VideoTileProps) {
@@ -39,8 +42,9 @@ export function VideoTile({
         aria-label={`${label} video`}
         className={cn('aspect-[4/3] w-full bg-slate-900 object-cover', mirrored && '-scale-x-100')}
       />
-      <figcaption className="truncate bg-slate-800 px-3 py-1.5 text-sm font-medium text-white">
-        {label}
+      <figcaption className="flex gap-1 bg-slate-800 px-3 py-1.5 text-sm font-medium text-white">
+        <span className="min-w-0 truncate">{label}</span>
+        {status}
       </figcaption>
     </figure>
   );

@@ -88,8 +88,10 @@ async function setup() {
 
 /** The pane's socket, connected and joined (the fake server accepts the join). */
 async function connected(): Promise<FakeSocket> {
-  await waitFor(() => expect(openedSockets.at(-1)).toBeDefined());
-  const socket = openedSockets.at(-1) as FakeSocket;
+  // The pane also opens a `/mesh` socket (the "Meeting in progress" banner): take the chat's.
+  const chatSocket = () => openedSockets.filter((s) => s.namespace !== '/mesh').at(-1);
+  await waitFor(() => expect(chatSocket()).toBeDefined());
+  const socket = chatSocket() as FakeSocket;
   socket.respond('joinChannel', () => ({ ok: true }));
   socket.serverConnect();
   await waitFor(() => expect(socket.sent('joinChannel')).toHaveLength(1));

@@ -12,7 +12,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { useMe } from '../accounts/accounts.public.ts';
-import { meetingUrl } from '../calls/calls.public.ts';
+import { MeetingBanner, meetingUrl } from '../calls/calls.public.ts';
 import {
   type ConversationItem,
   ConversationView,
@@ -104,6 +104,7 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
             </Button>
           </div>
         </header>
+        <MeetingBanner workspaceName={workspaceName} channelId={channel._id} />
         {showSummary && (
           <SummaryPanel
             workspaceName={workspaceName}

@@ -6,8 +6,8 @@ import { PEOPLE_MESSAGES } from '@cohort/shared/people';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { MessageCircle, Phone, X } from 'lucide-react';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { Button, buttonClasses } from '../../components/ui/button.tsx';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { TextField } from '../../components/ui/field.tsx';
@@ -305,12 +305,7 @@ function DirectConversation({
           <h2 id="dm-heading" className="min-w-0 flex-1 truncate text-lg font-semibold text-slate-900">
             <PersonButton email={other} name={name} />
           </h2>
-          {person.data && (
-            <Link to={callUrl(other)} className={buttonClasses('secondary', 'sm')}>
-              <Phone aria-hidden="true" className="size-4" />
-              Call
-            </Link>
-          )}
+          {person.data && <CallButton email={other} />}
         </header>
         <ConversationView
           chat={chat}
@@ -351,5 +346,22 @@ function DirectConversation({
         />
       </section>
     </PersonCards>
+  );
+}
+
+/** The direct conversation's Call: /video rings them at once (`?call=`). */
+function CallButton({ email }: { email: string }) {
+  const navigate = useNavigate();
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      className="ml-auto shrink-0"
+      aria-label={`Call ${email}`}
+      onClick={() => navigate(callUrl(email))}
+    >
+      <Phone aria-hidden="true" className="size-4" />
+      Call
+    </Button>
   );
 }

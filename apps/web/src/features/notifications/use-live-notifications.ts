@@ -24,6 +24,7 @@ export const KIND_TITLES: Record<Notification['kind'], string> = {
   direct: 'sent you a message',
   thread: 'replied in a thread',
   invitation: 'invited you to a workspace',
+  missed_call: 'called you',
   assigned: 'assigned you a task',
   comment: 'commented on a task',
   due: 'Task due soon',

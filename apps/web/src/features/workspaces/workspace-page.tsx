@@ -38,7 +38,7 @@ export default function WorkspacePage() {
   useDocumentTitle(
     workspace.data
       ? channel
-        ? `${channel.name} · ${workspace.data.name}`
+        ? `#${channel.name} · ${workspace.data.name}`
         : workspace.data.name
       : 'Workspace',
   );

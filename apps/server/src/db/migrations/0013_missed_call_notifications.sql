@@ -1,0 +1,2 @@
+ALTER TABLE "message_notifications" DROP CONSTRAINT "message_notifications_kind_check";--> statement-breakpoint
+ALTER TABLE "message_notifications" ADD CONSTRAINT "message_notifications_kind_check" CHECK ("message_notifications"."kind" in ('mention', 'direct', 'thread', 'invitation', 'missed_call'));
