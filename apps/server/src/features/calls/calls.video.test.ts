@@ -88,9 +88,9 @@ describe('/video one-to-one calls', () => {
 
   it('call → accept relays the offer and the answer', async () => {
     const [a, b] = await Promise.all([video(alice), video(bob)]);
-    const incoming = next<{ from: string; offer: unknown }>(b, VIDEO_EVENTS.incomingCall);
+    const incoming = next<{ from: string; name: string; offer: unknown }>(b, VIDEO_EVENTS.incomingCall);
     expect(await call(a, bob.email)).toEqual({ ok: true });
-    expect(await incoming).toEqual({ from: alice.email, offer });
+    expect(await incoming).toEqual({ from: alice.email, name: 'Alice A', offer });
     const accepted = next<{ from: string; answer: unknown }>(a, VIDEO_EVENTS.callAccepted);
     expect(await request(b, VIDEO_EVENTS.acceptCall, { to: alice.email, answer })).toEqual({ ok: true });
     expect(await accepted).toEqual({ from: bob.email, answer });
@@ -232,7 +232,7 @@ describe('/video one-to-one calls', () => {
     const rings = next(b, VIDEO_EVENTS.incomingCall);
     expect(await call(a, bob.email)).toEqual({ ok: true });
     await rings;
-    expect(seen).toEqual([{ from: alice.email, offer }]);
+    expect(seen).toEqual([{ from: alice.email, name: 'Alice A', offer }]);
   });
 
   it('disconnect of a party ends the call for the other', async () => {
