@@ -49,8 +49,9 @@ export function MessageActions({
       role="toolbar"
       aria-label="Message actions"
       className={cn(
-        'absolute -top-3 z-10 flex items-center gap-0.5 rounded-lg border border-slate-200 bg-white p-0.5 shadow-sm',
-        own ? 'right-2' : 'left-2',
+        'absolute top-0 z-10 flex items-center gap-0.5 rounded-lg border border-slate-200 bg-white p-0.5 shadow-sm dark:border-slate-700 dark:bg-slate-800',
+        // On the side the bubble leaves free: never over the sender's name (shown top left).
+        own ? 'left-2' : 'right-2',
         picking ? 'flex' : 'hidden group-focus-within:flex group-hover:flex',
       )}
     >
