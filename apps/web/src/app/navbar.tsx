@@ -128,7 +128,9 @@ export function Navbar() {
             Create Workspace
           </Link>
         </div>
-        <div className="ml-auto flex shrink-0 items-center gap-2">
+        {/* Room reserved for the signed-in controls (a fixed height, a minimum width): the session
+            check and the lazily loaded bell then fill it without moving the page or the search. */}
+        <div className="ml-auto flex h-10 shrink-0 items-center justify-end gap-2 md:min-w-64">
           {me.isPending ? (
             <span
               aria-hidden="true"
