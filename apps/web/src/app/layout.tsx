@@ -1,6 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useMe } from '../features/accounts/use-me.ts';
+import { useTheme } from '../lib/theme.ts';
 import { Navbar } from './navbar.tsx';
 import { SiteFooter } from './site-footer.tsx';
 
@@ -21,8 +22,15 @@ const VerifyEmailBanner = lazy(() => import('../features/accounts/verify-email-b
 export function Layout() {
   // Every page of a signed-in user counts as a present tab (presence dots across the app).
   const me = useMe();
+  const theme = useTheme(me.data?.email);
+  const dark = me.data !== undefined && theme === 'dark';
+  useEffect(() => {
+    // On <html>, so the page behind dialogs and drawers (portaled to <body>) is themed as well.
+    document.documentElement.classList.toggle('dark', dark);
+  }, [dark]);
+  useAppHeight();
   return (
-    <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
+    <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       {me.data && (
         <Suspense fallback={null}>
           <PresenceConnection userId={me.data._id} />
@@ -62,4 +70,25 @@ export function Layout() {
       <ScrollRestoration />
     </div>
   );
+}
+
+/**
+ * `--app-height`: the height of what is visible, which shrinks with a phone's on-screen keyboard
+ * (Safari keeps the layout viewport and `dvh` unchanged, Chromium resizes it per the viewport meta's
+ * `interactive-widget`). Full-screen views (a conversation) size themselves with it, so their composer
+ * stays above the keyboard.
+ */
+function useAppHeight() {
+  useEffect(() => {
+    const viewport = window.visualViewport;
+    if (!viewport) return;
+    const root = document.documentElement;
+    const update = () => root.style.setProperty('--app-height', `${viewport.height}px`);
+    update();
+    viewport.addEventListener('resize', update);
+    return () => {
+      viewport.removeEventListener('resize', update);
+      root.style.removeProperty('--app-height');
+    };
+  }, []);
 }

@@ -20,7 +20,8 @@ export function Providers({ client, children }: { client: QueryClient; children:
   return (
     <QueryClientProvider client={client}>
       {children}
-      <Toaster position="top-center" closeButton />
+      {/* Bottom right, where a toast covers no navigation or heading; on a phone, above the composer. */}
+      <Toaster position="bottom-right" closeButton mobileOffset={{ bottom: '6rem' }} />
     </QueryClientProvider>
   );
 }

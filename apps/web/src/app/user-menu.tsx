@@ -7,7 +7,7 @@ import { cn } from '../lib/cn.ts';
 import { truncateEmail } from './truncate-email.ts';
 
 const itemClasses =
-  'flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm text-slate-700 ' +
+  'flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm text-slate-700 dark:text-slate-200 dark:hover:bg-slate-800 ' +
   'hover:bg-slate-100 focus:bg-indigo-50 focus:text-indigo-900 focus:outline-none ' +
   'focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:ring-inset';
 
@@ -98,7 +98,7 @@ export function UserMenu({ user }: { user: PublicUser }) {
           setOpen((value) => !value);
         }}
         onKeyDown={onTriggerKeyDown}
-        className="flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        className="flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-1.5 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 sm:px-3 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700"
       >
         <span
           aria-hidden="true"
@@ -106,13 +106,17 @@ export function UserMenu({ user }: { user: PublicUser }) {
         >
           {user.email.charAt(0)}
         </span>
-        {truncateEmail(user.email)}
-        <ChevronDown aria-hidden="true" className={cn('size-4 transition-transform', open && 'rotate-180')} />
+        {/* A phone shows the initial only; the address stays the button's name. */}
+        <span className="sr-only sm:not-sr-only">{truncateEmail(user.email)}</span>
+        <ChevronDown
+          aria-hidden="true"
+          className={cn('hidden size-4 transition-transform sm:block', open && 'rotate-180')}
+        />
       </button>
       {open && (
-        <div className="absolute right-0 z-30 mt-2 w-60 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-          <p className="truncate px-3 pt-2 pb-1 text-xs text-slate-600">
-            Signed in as <span className="font-medium text-slate-800">{user.email}</span>
+        <div className="absolute right-0 z-30 mt-2 w-60 max-w-[calc(100vw-2rem)] rounded-lg border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          <p className="truncate px-3 pt-2 pb-1 text-xs text-slate-600 dark:text-slate-400">
+            Signed in as <span className="font-medium text-slate-800 dark:text-slate-200">{user.email}</span>
           </p>
           <div
             ref={menu}

@@ -64,7 +64,7 @@ interface ChatComposerProps {
 }
 
 const toolClasses =
-  'inline-flex size-8 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 hover:text-slate-900 ' +
+  'inline-flex size-8 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white ' +
   'focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-50 ' +
   'aria-pressed:bg-indigo-100 aria-pressed:text-indigo-800';
 
@@ -147,7 +147,10 @@ export function ChatComposer({
   const recording = recorder.state === 'recording';
 
   return (
-    <form onSubmit={submit} className="border-t border-slate-200 px-4 py-2 sm:px-6">
+    <form
+      onSubmit={submit}
+      className="shrink-0 border-t border-slate-200 px-4 py-2 sm:px-6 dark:border-slate-800"
+    >
       <div
         role="toolbar"
         aria-label="Formatting and attachments"
@@ -319,7 +322,7 @@ export function ChatComposer({
           maxLength={MESSAGE_MAX_LENGTH}
           autoComplete="off"
           disabled={disabled}
-          className="block w-full resize-none rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none disabled:bg-slate-100"
+          className="block w-full resize-none rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none disabled:bg-slate-100 sm:text-sm dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:placeholder:text-slate-400 dark:disabled:bg-slate-900"
         />
         <Button type="submit" disabled={disabled} aria-disabled={!canSend || undefined}>
           <SendHorizontal aria-hidden="true" className="size-4" />

@@ -89,7 +89,8 @@ export function ChatLog<T extends ChatLogItem>({
         )}
         {groups.map((group) => (
           <div key={group.key}>
-            <h3 className="sticky top-0 z-10 flex items-center gap-3 bg-white/90 py-2 text-xs font-semibold text-slate-600 backdrop-blur-sm">
+            {/* In the flow, not sticky: a divider pinned over the list covered the message under it. */}
+            <h3 className="flex items-center gap-3 py-2 text-xs font-semibold text-slate-600 dark:text-slate-400">
               <span aria-hidden="true" className="h-px flex-1 bg-slate-200" />
               {group.label}
               <span aria-hidden="true" className="h-px flex-1 bg-slate-200" />

@@ -103,7 +103,7 @@ function UnavailableGoogleButton({ mode, checking }: { mode: Mode; checking: boo
         aria-describedby={checking ? undefined : descriptionId}
         title={checking ? undefined : NOT_CONFIGURED}
         onClick={(event) => event.preventDefault()}
-        className="flex w-full cursor-not-allowed items-center justify-center gap-3 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        className="flex w-full cursor-not-allowed items-center justify-center gap-3 rounded-lg border border-slate-200 bg-slate-100 px-4 py-2.5 text-sm font-semibold text-slate-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 [&>svg]:opacity-50 [&>svg]:grayscale"
       >
         <GoogleLogo />
         {label}

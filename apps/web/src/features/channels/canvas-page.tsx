@@ -36,8 +36,14 @@ export default function CanvasPage() {
   const [posting, setPosting] = useState<KeptMessage | null>(null);
 
   return (
-    <main className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-4 px-4 py-8">
-      <h1 className="text-2xl font-bold text-slate-900">Canvas</h1>
+    <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col gap-4 px-4 py-8">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900 dark:text-slate-100">Canvas</h1>
+        <p className="mt-1 text-slate-600 dark:text-slate-400">
+          A scratchpad for messages: write and format one here, keep it on this device, and post it to a
+          channel when it is ready.
+        </p>
+      </div>
       <section aria-label="Composer" className="rounded-xl border border-slate-200 bg-white shadow-sm">
         <ChatComposer
           label="Message"
@@ -103,7 +109,7 @@ export default function CanvasPage() {
           }}
         />
       )}
-    </main>
+    </div>
   );
 }
 

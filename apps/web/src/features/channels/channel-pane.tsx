@@ -64,15 +64,16 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
     <PersonCards>
       <section
         aria-labelledby="channel-pane-heading"
-        className="flex h-[40rem] max-h-[calc(100dvh-9rem)] min-h-[30rem] flex-col"
+        // A phone: the whole height the workspace page leaves it (the screen below its header).
+        className="flex h-full flex-col md:h-[40rem] md:max-h-[calc(100dvh-9rem)] md:min-h-[30rem]"
       >
-        <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-6 py-4">
+        <header className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-2 sm:flex-wrap sm:items-start sm:gap-3 sm:px-6 sm:py-4 dark:border-slate-800">
           <div className="min-w-0">
             <h2
               id="channel-pane-heading"
-              className="flex items-center gap-2 text-xl font-semibold text-slate-900"
+              className="flex items-center gap-2 text-base font-semibold text-slate-900 sm:text-xl dark:text-slate-100"
             >
-              <span className="break-words">{channel.name} Chat</span>
+              <span className="truncate sm:break-words sm:whitespace-normal">{channel.name} Chat</span>
               {channel.private && (
                 <>
                   <Lock aria-hidden="true" className="size-4 shrink-0 text-slate-500" />
@@ -80,9 +81,12 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
                 </>
               )}
             </h2>
-            <p className="mt-1 text-sm break-words text-slate-600">{channel.description}</p>
+            <p className="mt-1 hidden text-sm break-words text-slate-600 sm:block dark:text-slate-400">
+              {channel.description}
+            </p>
           </div>
-          <div className="flex flex-wrap items-center gap-2">
+          {/* On a phone the actions are icons (their names stay for screen readers). */}
+          <div className="flex shrink-0 items-center gap-1 sm:flex-wrap sm:gap-2">
             <MuteButton workspaceName={workspaceName} channelId={channel._id} />
             <Button
               variant="secondary"
@@ -90,7 +94,7 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
               onClick={() => navigate(meetingUrl(workspaceName, channel._id))}
             >
               <Video aria-hidden="true" className="size-4" />
-              Video Meeting
+              <span className="max-sm:sr-only">Video Meeting</span>
             </Button>
             <Button
               variant="secondary"
@@ -100,7 +104,7 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
               onClick={() => setShowSummary((shown) => !shown)}
             >
               <Sparkles aria-hidden="true" className="size-4" />
-              {showSummary ? 'Hide Summary' : 'Show Summary'}
+              <span className="max-sm:sr-only">{showSummary ? 'Hide Summary' : 'Show Summary'}</span>
             </Button>
           </div>
         </header>
@@ -258,7 +262,7 @@ function ChannelConversation({
   };
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+    <div className="relative flex min-h-0 flex-1 flex-col md:flex-row">
       <div className="flex min-h-0 min-w-0 flex-1 flex-col">
         <ConversationView
           chat={chat}
@@ -285,7 +289,9 @@ function ChannelConversation({
             )
           }
         />
-        <p className="h-6 px-6 pt-1 text-xs text-slate-600 italic">{typingText(typingNames)}</p>
+        <p className="h-6 shrink-0 truncate px-4 pt-1 text-xs text-slate-600 italic sm:px-6 dark:text-slate-400">
+          {typingText(typingNames)}
+        </p>
         <ChatComposer
           label={`Message ${channel.name}`}
           onSend={chat.send}
@@ -336,7 +342,7 @@ function MuteButton({ workspaceName, channelId }: { workspaceName: string; chann
       ) : (
         <BellOff aria-hidden="true" className="size-4" />
       )}
-      {state.muted ? 'Unmute' : 'Mute'}
+      <span className="max-sm:sr-only">{state.muted ? 'Unmute' : 'Mute'}</span>
     </Button>
   );
 }

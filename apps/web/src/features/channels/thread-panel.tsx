@@ -61,7 +61,7 @@ export function ThreadPanel({
     <aside
       id={THREAD_PANEL_ID}
       aria-labelledby="thread-panel-heading"
-      className="flex w-full min-w-0 flex-col border-t border-slate-200 bg-slate-50 md:w-80 md:border-t-0 md:border-l"
+      className="flex w-full min-w-0 flex-col border-t border-slate-200 bg-slate-50 max-md:absolute max-md:inset-0 max-md:z-30 md:w-80 md:border-t-0 md:border-l dark:border-slate-800 dark:bg-slate-900"
     >
       <header className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
         <h3 id="thread-panel-heading" className="font-semibold text-slate-900">

@@ -11,6 +11,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { TextField } from '../../components/ui/field.tsx';
+import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { callUrl } from '../calls/calls.public.ts';
@@ -70,13 +71,21 @@ export default function ChatPage() {
       : undefined;
 
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
+    // A phone: an open conversation takes the screen below the navbar, its composer at the bottom.
+    <div
+      className={cn(
+        'mx-auto max-w-4xl px-4 py-8 sm:px-6',
+        active && 'flex flex-col max-md:h-below-navbar max-md:px-2 max-md:py-2',
+      )}
+    >
       {active ? (
         <>
-          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-            <h1 className="text-2xl font-bold tracking-tight text-slate-900">Direct chat</h1>
-            <div className="flex items-center gap-3 text-sm text-slate-700">
-              <p>
+          <div className="mb-4 flex shrink-0 items-center justify-between gap-3 max-md:mb-2 max-md:px-2 md:flex-wrap">
+            <h1 className="text-lg font-bold tracking-tight text-slate-900 md:text-2xl dark:text-slate-100">
+              Direct chat
+            </h1>
+            <div className="flex items-center gap-3 text-sm text-slate-700 dark:text-slate-300">
+              <p className="max-md:sr-only">
                 Chatting as:{' '}
                 <span className="font-semibold text-slate-900" title={me.data.email}>
                   {displayName(me.data)}
@@ -292,9 +301,9 @@ function DirectConversation({
     <PersonCards>
       <section
         aria-labelledby="dm-heading"
-        className="flex h-[36rem] max-h-[calc(100dvh-12rem)] min-h-[26rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
+        className="flex min-h-0 flex-1 flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm md:h-[36rem] md:max-h-[calc(100dvh-12rem)] md:min-h-[26rem] md:flex-none dark:border-slate-800 dark:bg-slate-900"
       >
-        <header className="flex items-center gap-3 border-b border-slate-200 px-6 py-4">
+        <header className="flex shrink-0 items-center gap-3 border-b border-slate-200 px-4 py-3 sm:px-6 sm:py-4 dark:border-slate-800">
           <span className="relative shrink-0">
             <Avatar name={name} email={other} />
             <PresenceDot

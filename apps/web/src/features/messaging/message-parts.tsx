@@ -53,7 +53,7 @@ export function MessageActions({
       className={cn(
         // On the right for everyone's messages: on the left it covered the sender's name (which opens
         // their profile card).
-        'absolute -top-3 right-2 z-10 flex items-center gap-0.5 rounded-lg border border-slate-200 bg-white p-0.5 shadow-sm',
+        'absolute -top-3 right-2 z-10 flex items-center gap-0.5 rounded-lg border border-slate-200 bg-white p-0.5 shadow-sm dark:border-slate-700 dark:bg-slate-800',
         picking ? 'flex' : 'hidden group-focus-within:flex group-hover:flex',
       )}
     >

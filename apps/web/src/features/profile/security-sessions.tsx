@@ -85,7 +85,7 @@ export function SecuritySessions() {
           Failed to load your sessions
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
+        <div className="relative mt-4 overflow-x-auto">
           <table className="w-full min-w-[36rem] text-left text-sm">
             <caption className="sr-only">Your sessions</caption>
             <thead className="border-y border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">

@@ -33,7 +33,9 @@ export function BoardsSection({ search, onOpenTask }: BoardsSectionProps) {
   const data = lists.data ?? [];
 
   return (
-    <div className="flex items-start gap-4 overflow-x-auto pb-4">
+    // The lists scroll sideways; the padding keeps the last one ("Add another list") whole at the end,
+    // its shadow and focus ring included (a scroller clips what sticks out of it).
+    <div className="relative -mx-2 flex items-start gap-4 overflow-x-auto px-2 pt-2 pb-4 after:w-px after:shrink-0 after:content-['']">
       {data.map((list) => (
         <TaskListView
           key={list._id}

@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
+import type { Theme } from '../../lib/theme.ts';
 import { sectionHeading } from './section-heading.ts';
-
-export type Theme = 'light' | 'dark';
 
 export function SettingsSection({
   theme,

@@ -74,7 +74,7 @@ export function TableSection({ search, onOpenTask }: { search: string; onOpenTas
           Failed to fetch tasks
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-800">
+        <div className="relative mt-4 overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-800">
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
               <tr>

@@ -13,6 +13,7 @@ import {
 import { useCallback, useId, useState } from 'react';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { cn } from '../../lib/cn.ts';
+import { type Theme, useTheme, writeTheme } from '../../lib/theme.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { ArchivedSection } from './archived-section.tsx';
@@ -20,7 +21,7 @@ import { AssignedSection } from './assigned-section.tsx';
 import { BoardsSection } from './boards-section.tsx';
 import { HelpSection } from './help-section.tsx';
 import { NotificationsSection } from './notifications-section.tsx';
-import { SettingsSection, type Theme } from './settings-section.tsx';
+import { SettingsSection } from './settings-section.tsx';
 import { TableSection } from './table-section.tsx';
 import { TaskCardModal } from './task-card.tsx';
 import {
@@ -52,16 +53,6 @@ const NAV: Array<{ id: Section; label: string; Icon: typeof LayoutGrid }> = [
   { id: 'settings', label: 'Settings', Icon: Settings },
 ];
 
-const themeKey = (email: string | undefined) => `taskboardTheme:${email ?? ''}`;
-
-function readTheme(email: string | undefined): Theme {
-  try {
-    return localStorage.getItem(themeKey(email)) === 'dark' ? 'dark' : 'light';
-  } catch {
-    return 'light';
-  }
-}
-
 interface TaskboardProps {
   /** /tasks/:taskId opens the board with that card expanded. */
   initialTaskId?: string;
@@ -80,25 +71,14 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
   const [search, setSearch] = useState('');
   const [openTaskId, setOpenTaskId] = useState<string | null>(initialTaskId ?? null);
   const [recent, setRecent] = useState<RecentTask[]>(readRecentTasks);
-  const [themeState, setThemeState] = useState<{ email: string | undefined; theme: Theme }>(() => ({
-    email,
-    theme: readTheme(email),
-  }));
-  // The stored theme is per user: re-read it once the signed-in user is known.
-  const theme = themeState.email === email ? themeState.theme : readTheme(email);
+  // The theme is the whole app's (the layout applies it); it is chosen here, in Settings.
+  const theme = useTheme(email);
   const lists = useQuery(taskListsQuery);
   const notifications = useQuery(notificationsQuery);
   const unread = (notifications.data ?? []).filter((n) => !n.read).length;
   const searchId = useId();
 
-  function changeTheme(next: Theme) {
-    setThemeState({ email, theme: next });
-    try {
-      localStorage.setItem(themeKey(email), next);
-    } catch {
-      // The theme then lasts for this visit only.
-    }
-  }
+  const changeTheme = (next: Theme) => writeTheme(email, next);
 
   const onLoaded = useCallback((task: RecentTask) => {
     setRecent(rememberRecentTask(task));

@@ -55,8 +55,8 @@ export function CreateChannelForm({ workspace, onCreated, onCancel }: CreateChan
         const field = issue?.path[0];
         setInvalid({ name: field === 'name', description: field === 'description' });
       }
+      // Said once: in the form's alert (a toast would repeat it behind the dialog's overlay).
       setError({ message });
-      toast.error(message);
       focusFirstInvalid(form);
       return;
     }
@@ -71,7 +71,6 @@ export function CreateChannelForm({ workspace, onCreated, onCancel }: CreateChan
         const detail = err instanceof ApiError ? err.message : undefined;
         setError({ message: FAILED, detail });
         if (err instanceof ApiError && err.status === 409) setInvalid({ name: true });
-        toast.error(FAILED, { description: detail });
       },
     });
   }

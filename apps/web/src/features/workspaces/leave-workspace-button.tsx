@@ -38,7 +38,7 @@ export function LeaveWorkspaceButton({ workspace }: { workspace: WorkspaceDetail
     <>
       <Button variant="ghost" size="sm" onClick={() => setConfirming(true)}>
         <DoorOpen aria-hidden="true" className="size-4" />
-        Leave workspace
+        <span className="max-md:sr-only">Leave workspace</span>
       </Button>
       {confirming && (
         <Dialog

@@ -74,7 +74,7 @@ export function PendingInvitations({ workspace }: { workspace: WorkspaceDetail }
       ) : invitations.data.length === 0 ? (
         <p className="px-6 py-6 text-sm text-slate-600">No pending invitations.</p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
+        <div className="relative mt-4 overflow-x-auto">
           <table className="w-full min-w-[40rem] text-left text-sm">
             <caption className="sr-only">Pending invitations to {workspace.name}</caption>
             <thead className="border-y border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">

@@ -1,6 +1,7 @@
 import type { WorkspaceDetail } from '@cohort/shared/workspaces';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderRoutes, requestsOf } from '../../test/render.tsx';
@@ -237,6 +238,11 @@ describe('Create channel modal', () => {
     expect(alert.textContent).toContain('Failed to create channel');
     expect(alert.textContent).toContain('A channel with this name already exists in this workspace');
     expect(screen.getByRole('dialog')).toBeTruthy();
+    // Said once, in the dialog: no toast repeating it behind the overlay. Control: a toast raised after
+    // the failure has rendered, so one raised by the failure would have too.
+    toast('Control toast');
+    expect(await screen.findByText('Control toast')).toBeTruthy();
+    expect(screen.getAllByText(/Failed to create channel/)).toHaveLength(1);
   });
 });
 

@@ -1,11 +1,21 @@
 import { displayName } from '@cohort/shared/names';
 import type { Channel, WorkspaceDetail } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
-import { BellOff, FolderGit2, Hash, Lock, LogOut, MessagesSquare, Settings } from 'lucide-react';
+import {
+  BellOff,
+  FolderGit2,
+  Hash,
+  Lock,
+  LogOut,
+  MessagesSquare,
+  PanelLeftOpen,
+  Settings,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { drawerPanelClasses, useDrawer } from '../../components/ui/drawer.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
@@ -81,6 +91,8 @@ function WorkspaceView({
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const me = useMe();
+  // Narrow screens: the channels and people are a drawer, and the conversation takes the screen.
+  const drawer = useDrawer<HTMLElement>();
   const unread = useUnreadCounts(
     workspace.name,
     workspace.chat.channels.map((c) => c._id),
@@ -89,16 +101,29 @@ function WorkspaceView({
   );
 
   return (
-    <div className="mx-auto flex max-w-7xl flex-col px-4 py-6 sm:px-6">
-      <header className="flex flex-wrap items-center justify-between gap-4 rounded-t-2xl border border-slate-200 bg-white px-5 py-4">
-        <div className="min-w-0">
-          <p className="text-xs font-semibold tracking-wide text-indigo-700 uppercase">Workspace</p>
-          <h1 className="truncate text-2xl font-bold tracking-tight text-slate-900" title={workspace.name}>
+    <div className="mx-auto flex max-w-7xl flex-col max-md:h-below-navbar md:px-6 md:py-6">
+      <header className="flex shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3 py-2 md:flex-wrap md:justify-between md:gap-4 md:rounded-t-2xl md:border md:px-5 md:py-4 dark:border-slate-800 dark:bg-slate-900">
+        <button
+          {...drawer.buttonProps}
+          aria-label="Channels and people"
+          className="rounded-md p-2 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+        >
+          <PanelLeftOpen aria-hidden="true" className="size-5" />
+        </button>
+        <div className="min-w-0 flex-1 md:flex-none">
+          <p className="hidden text-xs font-semibold tracking-wide text-indigo-700 uppercase md:block dark:text-indigo-300">
+            Workspace
+          </p>
+          <h1
+            className="truncate text-lg font-bold tracking-tight text-slate-900 md:text-2xl dark:text-slate-100"
+            title={workspace.name}
+          >
             {workspace.name}
           </h1>
         </div>
-        <div className="flex flex-wrap items-center gap-2">
-          <span className="rounded-full bg-slate-100 px-2.5 py-1 text-xs font-medium text-slate-700">
+        {/* Below md the actions show as icons (their names stay for screen readers). */}
+        <div className="flex shrink-0 items-center gap-1 md:flex-wrap md:gap-2">
+          <span className="hidden rounded-full bg-slate-100 px-2.5 py-1 text-xs font-medium text-slate-700 sm:inline dark:bg-slate-800 dark:text-slate-200">
             <span className="sr-only">Your role: </span>
             {ROLE_LABELS[workspace.role]}
           </span>
@@ -107,7 +132,7 @@ function WorkspaceView({
             className={buttonClasses('secondary', 'sm')}
           >
             <FolderGit2 aria-hidden="true" className="size-4" />
-            Explore Projects
+            <span className="max-md:sr-only">Explore Projects</span>
           </Link>
           {canManageMembers(workspace.role) && (
             <Link
@@ -115,25 +140,27 @@ function WorkspaceView({
               className={buttonClasses('secondary', 'sm')}
             >
               <Settings aria-hidden="true" className="size-4" />
-              Settings
+              <span className="max-md:sr-only">Settings</span>
             </Link>
           )}
           <LeaveWorkspaceButton workspace={workspace} />
           <Link to="/dashboard" className={buttonClasses('ghost', 'sm')}>
             <LogOut aria-hidden="true" className="size-4" />
-            Exit
+            <span className="max-md:sr-only">Exit</span>
           </Link>
         </div>
       </header>
 
-      <div className="grid min-h-[34rem] overflow-hidden rounded-b-2xl border border-t-0 border-slate-200 bg-white md:grid-cols-[17rem_1fr]">
+      <div className="grid min-h-0 flex-1 overflow-hidden bg-white md:min-h-[34rem] md:grid-cols-[17rem_1fr] md:rounded-b-2xl md:border md:border-t-0 md:border-slate-200 dark:border-slate-800 dark:bg-slate-900">
+        {drawer.overlay}
         <ChannelSidebar
+          drawer={drawer}
           workspace={workspace}
           selectedId={channelId}
           unread={unread}
           onCreate={() => setCreating(true)}
         />
-        <div className="min-w-0 border-t border-slate-200 md:border-t-0 md:border-l">
+        <div className="min-h-0 min-w-0 md:border-l md:border-slate-200 dark:md:border-slate-800">
           {channelId ? (
             channel ? (
               <ChannelPane
@@ -182,11 +209,13 @@ function WorkspaceView({
 }
 
 function ChannelSidebar({
+  drawer,
   workspace,
   selectedId,
   unread,
   onCreate,
 }: {
+  drawer: ReturnType<typeof useDrawer<HTMLElement>>;
   workspace: WorkspaceDetail;
   selectedId: string | undefined;
   /** Unread counts per channel id (channels without any are absent) and the muted channels. */
@@ -194,12 +223,15 @@ function ChannelSidebar({
   onCreate: () => void;
 }) {
   const channels = workspace.chat.channels;
-  // On a phone the sidebar sits above the chat: a fixed, scrolling height keeps the chat in view
-  // (a workspace may list a hundred people) and keeps it from moving as the People list loads.
+  // On a phone the sidebar is a drawer (the menu button in the workspace's header), so the chat
+  // has the screen; the drawer scrolls (a workspace may list a hundred people).
   return (
     <nav
+      {...drawer.panelProps}
       aria-labelledby="channels-heading"
-      className="flex h-56 flex-col overflow-y-auto bg-slate-50/70 p-3 md:h-auto md:overflow-visible"
+      className={cn(
+        drawer.open ? drawerPanelClasses : 'hidden bg-slate-50/70 p-3 md:flex md:flex-col dark:bg-slate-900',
+      )}
     >
       <h2
         id="channels-heading"

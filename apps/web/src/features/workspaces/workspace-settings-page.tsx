@@ -196,7 +196,9 @@ function MembersTable({ workspace }: { workspace: WorkspaceDetail }) {
           Failed to load the members
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
+        // Positioned: the header's screen-reader-only texts (absolute) are then clipped by this scroller
+        // instead of widening the page on a phone.
+        <div className="relative mt-4 overflow-x-auto">
           <table className="w-full min-w-[40rem] text-left text-sm">
             <caption className="sr-only">Members of {workspace.name}</caption>
             <thead className="border-y border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
