@@ -102,7 +102,7 @@ export function UserMenu({ user }: { user: PublicUser }) {
       >
         <span
           aria-hidden="true"
-          className="flex size-6 items-center justify-center rounded-full bg-indigo-100 text-xs font-bold text-indigo-800 uppercase"
+          className="flex size-6 items-center justify-center rounded-full bg-indigo-100 text-xs font-bold text-indigo-800 uppercase dark:bg-indigo-900 dark:text-indigo-100"
         >
           {user.email.charAt(0)}
         </span>
