@@ -58,8 +58,9 @@ export const callScreen = (page: Page) => page.getByTestId('video-call');
 /** Opens /video and waits until its signalling connection is up (calls ring only then). */
 export async function openVideo(p: Person) {
   await p.page.goto('/video');
-  await expect(p.page.getByText(`Your ID: ${p.email}`)).toBeVisible();
-  await expect(callScreen(p.page)).toHaveAttribute('data-signalling', 'connected');
+  // A cold page load on a busy two-core machine can take well over the default 10 s.
+  await expect(p.page.getByText(`Your ID: ${p.email}`)).toBeVisible({ timeout: 60_000 });
+  await expect(callScreen(p.page)).toHaveAttribute('data-signalling', 'connected', { timeout: 30_000 });
 }
 
 export async function dial(from: Person, to: Person) {

@@ -59,6 +59,8 @@ test.describe('one-to-one calls on /video', () => {
   test('call → accept connects both with frames; mute flips the sent tracks; busy; a third user cannot inject; end tears both down', async ({
     baseURL,
   }) => {
+    // Three browsers with fake cameras: on a busy two-core machine this takes over a minute.
+    test.setTimeout(180_000);
     // Everything Bob's page receives on its signalling connection.
     const bobFrames: string[] = [];
     bob.page.on('websocket', (ws) =>
