@@ -89,7 +89,7 @@ describe('LLM engine (OPENAI_BASE_URL set)', () => {
     fake.setReply({ status: 404 });
     const res = await api.post('/api/summarize', user, { messages });
     expect(res.json()).toMatchObject({ engine: 'builtin (llm error)' });
-    expect(res.json().summary).toContain("Let's go with the blue theme");
+    expect(res.json().summary).toContain('go with the blue theme');
   });
 
   it('passes an instruction written in a message as data inside the block, never as an instruction', async () => {
