@@ -15,7 +15,8 @@ test('sign up, log in, see the cut e-mail, open the profile menu, log out', asyn
   await page.getByRole('button', { name: 'Create Account' }).click();
 
   // Signing up confirms but neither signs in nor redirects (SPEC §4).
-  await expect(page.getByText('Account created successfully!')).toBeVisible();
+  // Cold: the password-strength dictionaries load lazily before the form may be sent.
+  await expect(page.getByText('Account created successfully!')).toBeVisible({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/signup$/);
   await expect(navbar(page).getByRole('link', { name: 'Sign In' })).toBeVisible();
 
@@ -116,7 +117,9 @@ test('sign up, open the link from the captured e-mail, and the address is verifi
   await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
   await page.getByRole('checkbox', { name: /Terms of Service and Privacy Policy/ }).check();
   await page.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByRole('status').filter({ hasText: `We sent a link to ${email}` })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `We sent a link to ${email}` })).toBeVisible({
+    timeout: 30_000,
+  });
   const first = await waitForMail(email, { kind: 'verify_email' });
   expect(first.subject).toBe('Verify your e-mail address for Cohort');
 

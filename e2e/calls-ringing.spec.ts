@@ -68,7 +68,7 @@ test.describe('calls ring on every page', () => {
 
     // Ada opens the conversation with Bob and presses Call in its header.
     await ada.page.goto(`/chat?with=${encodeURIComponent(bob.email)}`);
-    await expect(ada.page.getByRole('heading', { name: bob.email })).toBeVisible();
+    await expect(ada.page.getByRole('heading', { level: 2, name: bob.name })).toBeVisible();
     await ada.page.getByRole('button', { name: `Call ${bob.email}` }).click();
     await expect(ada.page).toHaveURL(/\/video$/);
     await expect(ada.page).toHaveTitle('Video call · Cohort');

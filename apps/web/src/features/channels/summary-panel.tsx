@@ -139,10 +139,14 @@ export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanel
         </button>
       </div>
 
-      <div
+      {/* A scrolling region: focusable so keyboard users can scroll it (axe scrollable-region-focusable). */}
+      <section
         id={bodyId}
         hidden={collapsed}
-        className="mt-2 max-h-40 overflow-y-auto pr-1 text-sm text-slate-800"
+        aria-label="Summary text"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        className="mt-2 max-h-40 overflow-y-auto pr-1 text-sm text-slate-800 focus-visible:outline-2 focus-visible:outline-indigo-600"
       >
         {loading && (
           <p role="status" className="text-slate-600 italic">
@@ -163,7 +167,7 @@ export function SummaryPanel({ workspaceName, channelId, onClose }: SummaryPanel
           </div>
         )}
         {query.isSuccess && !loading && <SummaryBody summary={query.data} />}
-      </div>
+      </section>
     </section>
   );
 }
