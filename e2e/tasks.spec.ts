@@ -28,6 +28,9 @@ async function addList(page: Page, name: string) {
   await expect(list(page, name)).toBeVisible();
 }
 
+// The longest journey of the file (two tabs, every card feature): a busy machine needs more than 60 s.
+test.describe.configure({ timeout: 120_000 });
+
 test('a task card from creation to archive and restore, seen live by a second tab', async ({
   page,
   context,
@@ -144,6 +147,8 @@ test('a task card from creation to archive and restore, seen live by a second ta
   expect(summary).toContain('Priority: High');
   expect(summary).toContain('Checklist: 1/2');
 
+  // Toasts sit bottom right and pause while hovered: let them go before clicking what they may cover.
+  await expect(page.getByText('Task copied to clipboard!')).toBeHidden({ timeout: 20_000 });
   // Move: only the other list is offered; the card closes and the board refreshes.
   await dialog.getByRole('button', { name: 'Move', exact: true }).click();
   const movePanel = dialog.getByRole('region', { name: 'Move panel' });
