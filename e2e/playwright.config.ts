@@ -31,7 +31,7 @@ export default defineConfig({
   retries: 0,
   // Two browsers, the server and the fake GitHub share 2 cores: generous limits keep a busy machine
   // from failing a journey that is only slow (a broken one still fails, later).
-  timeout: 60_000,
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
