@@ -74,12 +74,14 @@ export const createTaskListBody = z
     name: listTitleField.optional(),
     createdBy: ignoredIdentity,
     cards: ignoredIdentity,
+    /** The board the list goes on; the caller's personal board when absent. */
+    boardId: z.string().trim().max(200).optional(),
   })
   .superRefine((v, ctx) => {
     if (!v.title && !v.name)
       ctx.addIssue({ code: 'custom', message: TASK_MESSAGES.listNameEmpty, path: ['title'] });
   })
-  .transform((v) => ({ title: v.title || v.name || '' }));
+  .transform((v) => ({ title: v.title || v.name || '', boardId: v.boardId || undefined }));
 export type CreateTaskListBody = z.input<typeof createTaskListBody>;
 
 export const updateTaskListBody = z
@@ -98,6 +100,14 @@ export type UpdateTaskListBody = z.input<typeof updateTaskListBody>;
 
 export const deleteTaskListQuery = z.object({ force: z.enum(['true', 'false']).optional() });
 
+/** The chat message a task was created from (a link back to it). */
+export const taskSourceMessage = z.object({
+  workspaceName: z.string().min(1).max(200),
+  channelId: z.uuid(),
+  messageId: z.uuid(),
+});
+export type TaskSourceMessage = z.infer<typeof taskSourceMessage>;
+
 /** `Tasklist` is the spec's list name; `taskListId` picks the list by id (it wins when both are sent). */
 export const createTaskBody = z
   .object({
@@ -107,6 +117,8 @@ export const createTaskBody = z
     Tasklist: z.string().trim().max(TASK_TITLE_MAX_LENGTH).optional(),
     taskListId: z.string().trim().max(200).optional(),
     createdBy: ignoredIdentity,
+    /** "Create task from message": the message the task links back to. */
+    source: taskSourceMessage.optional(),
   })
   .superRefine((v, ctx) => {
     if (!v.title) ctx.addIssue({ code: 'custom', message: TASK_MESSAGES.titleRequired, path: ['title'] });
@@ -120,6 +132,7 @@ export const createTaskBody = z
     priority: v.priority,
     taskListId: v.taskListId || undefined,
     taskListName: v.Tasklist ?? '',
+    source: v.source,
   }));
 export type CreateTaskBody = z.input<typeof createTaskBody>;
 
@@ -211,7 +224,11 @@ export const listTasksQuery = z.object({
   taskListId: z.string().max(200).optional(),
   userEmail: z.string().max(320).optional(),
 });
-export const listTaskListsQuery = z.object({ userEmail: z.string().max(320).optional() });
+/** Without `boardId`: the lists of the caller's personal board (the spec's Boards section). */
+export const listTaskListsQuery = z.object({
+  userEmail: z.string().max(320).optional(),
+  boardId: z.string().max(200).optional(),
+});
 
 export const taskListParams = z.object({ taskListId: z.string().min(1).max(200) });
 export const taskParams = z.object({ id: z.string().min(1).max(200) });
@@ -223,6 +240,18 @@ export const labelParams = taskParams.extend({ label: z.string().min(1).max(200)
 
 const person = z.object({ firstName: z.string(), lastName: z.string(), email: z.string() });
 
+/** A file on a card; `url` and `thumbnailUrl` are the file service's (same authorization). */
+export const taskAttachment = z.object({
+  _id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  size: z.number(),
+  url: z.string(),
+  thumbnailUrl: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TaskAttachment = z.infer<typeof taskAttachment>;
+
 export const task = z.object({
   _id: z.string(),
   title: z.string(),
@@ -231,11 +260,16 @@ export const task = z.object({
   /** The owner's e-mail. */
   createdBy: z.string(),
   taskListId: z.string(),
+  boardId: z.string(),
   labels: z.array(z.string()),
   checklist: z.array(z.object({ _id: z.string(), title: z.string(), status: z.boolean() })),
   assignedTo: z.array(person.extend({ _id: z.string() })),
   dates: z.object({ deadline: z.string().nullable() }),
   comments: z.array(z.object({ _id: z.string(), text: z.string(), time: z.string(), user: person })),
+  /** Files and images on the card (the file service serves and authorizes them). */
+  attachments: z.array(taskAttachment),
+  /** The chat message this task was created from, if any. */
+  source: taskSourceMessage.nullable(),
   archived: z.boolean(),
   position: z.number(),
   createdAt: z.string(),
@@ -265,6 +299,7 @@ export const taskList = z.object({
   name: z.string(),
   title: z.string(),
   createdBy: z.string(),
+  boardId: z.string(),
   position: z.number(),
   cards: z.array(z.never()),
   tasks: z.array(task),
@@ -304,7 +339,7 @@ export const taskPositionBody = z.object({
 });
 export type TaskPositionBody = z.input<typeof taskPositionBody>;
 
-export const TASK_NOTIFICATION_KINDS = ['assigned', 'comment', 'due'] as const;
+export const TASK_NOTIFICATION_KINDS = ['assigned', 'comment', 'due', 'mention'] as const;
 export type TaskNotificationKind = (typeof TASK_NOTIFICATION_KINDS)[number];
 /** How far ahead a deadline makes a 'due' notification. */
 export const TASK_DUE_SOON_MS = 24 * 60 * 60 * 1000;
@@ -312,7 +347,7 @@ export const TASK_DUE_SOON_MS = 24 * 60 * 60 * 1000;
 export const listTaskNotificationsQuery = z.object({ unread: z.enum(['true', 'false']).optional() });
 export const taskNotificationParams = z.object({ id: z.string().min(1).max(200) });
 
-/** Task assigned to you, comment on your (or your assigned) task, or task due within 24 hours. */
+/** Task assigned to you, comment on your (or your assigned) task, task due within 24 hours, or an @mention in a card's description or comment. */
 export const taskNotification = z.object({
   _id: z.string(),
   kind: z.enum(TASK_NOTIFICATION_KINDS),
