@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -502,6 +503,11 @@ export const files = pgTable(
     directMessageId: uuid('direct_message_id').references(() => directMessages.id, {
       onDelete: 'set null',
     }),
+    /**
+     * A card attachment's board (issue 20): readable by the board's readers once a task carries it
+     * (task_attachments); `workspace_id` is the board's workspace (its quota), null on a personal board.
+     */
+    boardId: uuid('board_id').references((): AnyPgColumn => taskBoards.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     type: text('type').notNull(),
@@ -516,10 +522,12 @@ export const files = pgTable(
     index('files_channel_message_idx').on(t.channelMessageId),
     index('files_direct_message_idx').on(t.directMessageId),
     index('files_workspace_idx').on(t.workspaceId),
+    index('files_board_idx').on(t.boardId),
     check(
       'files_one_conversation',
-      sql`(${t.channelId} is not null and ${t.workspaceId} is not null and ${t.dmUserA} is null and ${t.dmUserB} is null)
-        or (${t.channelId} is null and ${t.dmUserA} is not null and ${t.dmUserB} is not null and ${t.dmUserA} < ${t.dmUserB})`,
+      sql`(${t.channelId} is not null and ${t.workspaceId} is not null and ${t.dmUserA} is null and ${t.dmUserB} is null and ${t.boardId} is null)
+        or (${t.channelId} is null and ${t.dmUserA} is not null and ${t.dmUserB} is not null and ${t.dmUserA} < ${t.dmUserB} and ${t.boardId} is null)
+        or (${t.boardId} is not null and ${t.channelId} is null and ${t.dmUserA} is null and ${t.dmUserB} is null)`,
     ),
   ],
 );
@@ -535,11 +543,37 @@ export const fileDeletions = pgTable('file_deletions', {
   createdAt: createdAt(),
 });
 
-/** A user's own task list (Taskboard column); names are unique per owner without regard to case. */
+/**
+ * A task board (issue 20): a workspace's team board (any number per workspace) or a user's one
+ * personal board — exactly one of `workspace_id` and `owner_id` is set. `rev` counts its committed
+ * changes (bumped first in every change's transaction, which also serialises changes of one board).
+ */
+export const taskBoards = pgTable(
+  'task_boards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    rev: bigint('rev', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('task_boards_personal_key').on(t.ownerId).where(sql`${t.ownerId} is not null`),
+    uniqueIndex('task_boards_workspace_title_key').on(t.workspaceId, sql`lower(${t.title})`),
+    check('task_boards_one_holder', sql`(${t.workspaceId} is null) <> (${t.ownerId} is null)`),
+  ],
+);
+
+/** A board's list (Taskboard column); names are unique per board without regard to case. `owner_id` is its creator. */
 export const taskLists = pgTable(
   'task_lists',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    boardId: uuid('board_id')
+      .notNull()
+      .references(() => taskBoards.id, { onDelete: 'cascade' }),
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -547,7 +581,7 @@ export const taskLists = pgTable(
     position: integer('position').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('task_lists_owner_title_key').on(t.ownerId, sql`lower(${t.title})`)],
+  (t) => [uniqueIndex('task_lists_board_title_key').on(t.boardId, sql`lower(${t.title})`)],
 );
 
 /** A task (card). `owner_id` is its creator, the owner of its list; archived tasks keep their list. */
@@ -571,8 +605,31 @@ export const tasks = pgTable(
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** "Create task from message": the chat message it links back to (a link, not a reference: the message may go). */
+    sourceWorkspaceId: uuid('source_workspace_id'),
+    sourceChannelId: uuid('source_channel_id'),
+    sourceMessageId: uuid('source_message_id'),
   },
   (t) => [index('tasks_list_idx').on(t.listId, t.position), index('tasks_owner_idx').on(t.ownerId)],
+);
+
+/**
+ * A file on a card. The link belongs to the files feature (files.access.ts writes and reads it, as
+ * it does a message's attachments); a file whose task is gone is unattached again and swept.
+ */
+export const taskAttachments = pgTable(
+  'task_attachments',
+  {
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.fileId] }), index('task_attachments_file_idx').on(t.fileId)],
 );
 
 export const taskAssignees = pgTable(
@@ -661,7 +718,7 @@ export const taskNotifications = pgTable(
     taskId: uuid('task_id')
       .notNull()
       .references(() => tasks.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['assigned', 'comment', 'due'] }).notNull(),
+    kind: text('kind', { enum: ['assigned', 'comment', 'due', 'mention'] }).notNull(),
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
@@ -669,7 +726,7 @@ export const taskNotifications = pgTable(
   (t) => [
     index('task_notifications_user_idx').on(t.userId, t.createdAt),
     uniqueIndex('task_notifications_due_key').on(t.userId, t.taskId, t.kind).where(sql`${t.kind} = 'due'`),
-    check('task_notifications_kind_check', sql`${t.kind} in ('assigned', 'comment', 'due')`),
+    check('task_notifications_kind_check', sql`${t.kind} in ('assigned', 'comment', 'due', 'mention')`),
   ],
 );
 
