@@ -54,6 +54,8 @@ import { searchRoutes } from './features/search/search.routes.ts';
 import { createSummarizer, type Summarizer } from './features/summaries/summaries.engine.ts';
 import { summariesRoutes } from './features/summaries/summaries.routes.ts';
 import { SummariesService } from './features/summaries/summaries.service.ts';
+import { boardFiles } from './features/tasks/boards.files.ts';
+import { boardsRoutes } from './features/tasks/boards.routes.ts';
 import { taskListsRoutes } from './features/tasks/task-lists.routes.ts';
 import { taskNotificationsRoutes } from './features/tasks/task-notifications.routes.ts';
 import { endAssignmentsOnLeave } from './features/tasks/tasks.membership.ts';
@@ -233,7 +235,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const stopReadCleanup = reads.watchDeletions();
   await app.register(readsRoutes(ctx, reads));
   await app.register(peopleRoutes(ctx));
-  await app.register(filesRoutes(ctx));
+  await app.register(filesRoutes(ctx, boardFiles(ctx)));
   await app.register(notificationsRoutes(ctx, registerNotificationsNamespace(ctx, io)));
   await app.register(presenceRoutes(ctx, presence));
   await app.register(callsRoutes(ctx, adHocRooms));
@@ -241,6 +243,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const stopTaskAssignmentWatch = endAssignmentsOnLeave(ctx, tasksRealtime);
   await app.register(taskListsRoutes(ctx, tasksRealtime));
   await app.register(tasksRoutes(ctx, tasksRealtime));
+  await app.register(boardsRoutes(ctx, tasksRealtime));
   await app.register(taskNotificationsRoutes(ctx, tasksRealtime));
   const summarizer = opts.summarizer ?? createSummarizer(config, app.log);
   await app.register(summariesRoutes(ctx, new SummariesService(ctx, summarizer)));

@@ -20,7 +20,7 @@ export const FILE_MESSAGES = {
   empty: 'The file is empty',
   tooLarge: 'The file is too large (25 MiB at most)',
   thumbnailInvalid: 'The thumbnail must be a JPEG image of 512 KiB at most',
-  targetRequired: 'Say where the file goes: workspaceName and channelId, or dmWith',
+  targetRequired: 'Say where the file goes: workspaceName and channelId, dmWith, or taskId',
   fileNotFound: 'File not found',
   attachmentNotFound: 'Attachment not found',
   tooManyAttachments: `At most ${MAX_ATTACHMENTS} attachments per message`,
@@ -73,6 +73,8 @@ export const attachmentIds = z
 export const uploadFields = z.union([
   z.object({ workspaceName: z.string().min(1).max(200), channelId: z.string().min(1).max(200) }),
   z.object({ dmWith: z.string().trim().toLowerCase().min(3).max(320) }),
+  /** A card's attachment (issue 20): then attached with `POST /api/tasks/{id}/attachments`. */
+  z.object({ taskId: z.string().min(1).max(200) }),
 ]);
 
 export const fileParams = z.object({ id: z.string().min(1).max(100) });

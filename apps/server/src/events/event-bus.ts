@@ -52,6 +52,8 @@ export interface AppEvents {
   workspaceDeleted: { workspaceId: string; userIds: string[]; channelIds: string[] };
   channelDeleted: { workspaceId: string; channelId: string };
   sessionRevoked: { sessionId: string };
+  /** Inside the workspace-creation transaction (`db` is it): the tasks feature adds the workspace's first board. */
+  workspaceCreated: { workspaceId: string; createdBy: string; db: Db };
   /** Inside the signup transaction (`db` is it): a failing subscriber rolls the signup back. */
   userCreated: { user: NewUser; db: Db };
 

@@ -80,3 +80,21 @@ export async function channelWindowMessages(
     .limit(limit);
   return rows.reverse();
 }
+
+/**
+ * Whether the channel holds the message `messageId` (not deleted): a task's link back to a message
+ * (issue 20). The caller has checked that the user may read the channel.
+ */
+export async function channelHasMessage(ctx: AppContext, channelId: string, messageId: string) {
+  const [row] = await ctx.db
+    .select({ id: channelMessages.id })
+    .from(channelMessages)
+    .where(
+      and(
+        eq(channelMessages.channelId, channelId),
+        eq(channelMessages.id, messageId),
+        isNull(channelMessages.deletedAt),
+      ),
+    );
+  return row !== undefined;
+}

@@ -1,10 +1,11 @@
 import { FILE_MESSAGES, type StoredFile } from '@cohort/shared/files';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, notExists } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
 import type { Db } from '../../db/client.ts';
-import { fileDeletions, files } from '../../db/schema.ts';
-import { badRequest } from '../../http/errors.ts';
+import { fileDeletions, files, taskAttachments } from '../../db/schema.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
 import { type FileRow, presentFile } from './files.presenter.ts';
 import { storageFor } from './files.storage.ts';
 
@@ -113,4 +114,75 @@ export async function removeStoredBytes(ctx: AppContext, rows: readonly FileRow[
     }
   }
   if (done.length) await ctx.db.delete(fileDeletions).where(inArray(fileDeletions.storageKey, done));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Card attachments (issue 20). The tasks feature authorizes (edit permission on the board) and calls
+// these; the link table is this feature's, so the sweeper and the download check need no tasks code.
+
+/**
+ * Puts an uploaded file on a task: it must be the caller's upload for this task's board and carried
+ * by no task yet (404 Attachment not found otherwise, as for a file that does not exist).
+ */
+export async function attachFileToTask(
+  db: Db,
+  p: { fileId: string; taskId: string; boardId: string; userId: string; now: Date },
+): Promise<void> {
+  const [row] = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(
+      and(
+        eq(files.id, p.fileId),
+        eq(files.uploaderId, p.userId),
+        eq(files.boardId, p.boardId),
+        notExists(db.select().from(taskAttachments).where(eq(taskAttachments.fileId, files.id))),
+      ),
+    )
+    .for('update');
+  if (!row) throw notFound(FILE_MESSAGES.attachmentNotFound);
+  await db
+    .insert(taskAttachments)
+    .values({ taskId: p.taskId, fileId: p.fileId, createdBy: p.userId, createdAt: p.now });
+}
+
+/** Takes a file off a task and deletes it (row now, bytes after); 404 when the task does not carry it. */
+export async function deleteTaskFile(ctx: AppContext, taskId: string, fileId: string): Promise<void> {
+  const link = await ctx.db
+    .select({ fileId: taskAttachments.fileId })
+    .from(taskAttachments)
+    .where(and(eq(taskAttachments.taskId, taskId), eq(taskAttachments.fileId, fileId)));
+  if (link.length === 0) throw notFound(FILE_MESSAGES.fileNotFound);
+  const removed = await ctx.db.delete(files).where(eq(files.id, fileId)).returning();
+  await removeStoredBytes(ctx, removed);
+}
+
+export interface TaskFile {
+  taskId: string;
+  file: StoredFile;
+  createdAt: Date;
+}
+
+/** The files on each of these tasks, oldest first. */
+export async function filesOfTasks(ctx: AppContext, taskIds: readonly string[]): Promise<TaskFile[]> {
+  if (taskIds.length === 0) return [];
+  const rows = await ctx.db
+    .select({ taskId: taskAttachments.taskId, createdAt: taskAttachments.createdAt, file: files })
+    .from(taskAttachments)
+    .innerJoin(files, eq(files.id, taskAttachments.fileId))
+    .where(anyUuid(taskAttachments.taskId, taskIds))
+    .orderBy(asc(taskAttachments.createdAt), asc(files.id));
+  return rows.map((r) => ({ taskId: r.taskId, createdAt: r.createdAt, file: presentFile(r.file) }));
+}
+
+/**
+ * How files reach the boards of the tasks feature without importing it (tasks imports files): the
+ * app passes the tasks feature's implementation in (app.ts). Both answer 404 for a task or board the
+ * user may not see.
+ */
+export interface BoardFiles {
+  /** The board of task `taskId` when the user may put files on it (edit permission), else 404. */
+  uploadTarget(user: SessionUser, taskId: string): Promise<{ boardId: string; workspaceId: string | null }>;
+  /** Whether the user may read board `boardId`. */
+  canRead(user: SessionUser, boardId: string): Promise<boolean>;
 }

@@ -19,6 +19,7 @@ import { badRequest, HttpError } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
 import { loadWorkspaceForUser } from '../workspaces/workspaces.access.ts';
 import { authorize } from '../workspaces/workspaces.policy.ts';
+import type { BoardFiles } from './files.access.ts';
 import { type FileRow, presentFile } from './files.presenter.ts';
 import {
   deleteUnattachedFile,
@@ -69,7 +70,7 @@ const isMalformedMultipart = (err: unknown) =>
  * only on this route), download for the people who can read it, and storage use for admins.
  */
 export const filesRoutes =
-  (ctx: AppContext): FastifyPluginAsyncZod =>
+  (ctx: AppContext, boards?: BoardFiles): FastifyPluginAsyncZod =>
   async (app) => {
     // Registered in this plugin only: every other route keeps answering 415 to multipart bodies.
     await app.register(fastifyMultipart, {
@@ -86,7 +87,7 @@ export const filesRoutes =
         schema: {
           tags,
           description:
-            'multipart/form-data: fields `workspaceName` + `channelId` or `dmWith` (an e-mail), then the part `file` ' +
+            'multipart/form-data: fields `workspaceName` + `channelId`, `dmWith` (an e-mail) or `taskId` (a card), then the part `file` ' +
             '(25 MiB at most); optionally `thumbnail` (a JPEG of 512 KiB at most) and `durationMs` for audio.',
           consumes: ['multipart/form-data'],
           response: { 201: storedFile, ...errorResponses, 415: apiError },
@@ -110,7 +111,7 @@ export const filesRoutes =
             if (part.fieldname === 'file' && !file) {
               const parsed = uploadFields.safeParse(fields);
               if (!parsed.success) throw badRequest(FILE_MESSAGES.targetRequired);
-              target = await resolveTarget(ctx, user, fields);
+              target = await resolveTarget(ctx, user, fields, boards);
               file = { spooled: await spool(ctx, part.file), name: part.filename ?? '' };
             } else if (part.fieldname === 'thumbnail' && !thumbnail) {
               thumbnail = await spool(ctx, part.file, THUMBNAIL_MAX_BYTES);
@@ -135,7 +136,7 @@ export const filesRoutes =
 
     app.get('/api/files/:id', { schema: { tags, params: fileParams } }, async (request, reply) => {
       const user = await requireUser(ctx, request);
-      const file = await loadFileForUser(ctx, user, request.params.id);
+      const file = await loadFileForUser(ctx, user, request.params.id, boards);
       const body = await openFile(ctx, file.storageKey);
       reply.header('content-length', file.size);
       return sendStored(reply, file, body, false);
@@ -153,7 +154,7 @@ export const filesRoutes =
 
     app.get('/api/files/:id/thumbnail', { schema: { tags, params: fileParams } }, async (request, reply) => {
       const user = await requireUser(ctx, request);
-      const file = await loadFileForUser(ctx, user, request.params.id);
+      const file = await loadFileForUser(ctx, user, request.params.id, boards);
       if (!file.thumbnailKey) return reply.redirect(`/api/files/${file.id}`);
       return sendStored(reply, file, await openFile(ctx, file.thumbnailKey), true);
     });

@@ -9,21 +9,22 @@ import { FILE_MESSAGES, sanitizeFileName, THUMBNAIL_MAX_BYTES } from '@cohort/sh
 import { roleCan } from '@cohort/shared/permissions';
 import { and, count, eq, isNull, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { files } from '../../db/schema.ts';
+import { files, taskAttachments } from '../../db/schema.ts';
 import { badRequest, HttpError, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { loadRecipientForUser, orderedPair } from '../workspaces/peers.access.ts';
 import { isUuid, loadChannelForUser } from '../workspaces/workspaces.access.ts';
-import { removeStoredBytes } from './files.access.ts';
+import { type BoardFiles, removeStoredBytes } from './files.access.ts';
 import type { FileRow } from './files.presenter.ts';
 import { detectType, imageSize, SNIFF_BYTES } from './files.sniff.ts';
 import { storageFor } from './files.storage.ts';
 import { storedBytes } from './files.sweeper.ts';
 
-/** The conversation a file is shared in. */
+/** The conversation a file is shared in, or the board of the card it goes on. */
 export type FileTarget =
   | { kind: 'channel'; workspaceId: string; channelId: string }
-  | { kind: 'direct'; pair: [string, string] };
+  | { kind: 'direct'; pair: [string, string] }
+  | { kind: 'board'; boardId: string; workspaceId: string | null };
 
 /**
  * Where an upload goes, checked like a send: the caller must be able to write to the channel (read
@@ -33,8 +34,10 @@ export async function resolveTarget(
   ctx: AppContext,
   user: SessionUser,
   fields: Record<string, string>,
+  boards?: BoardFiles,
 ): Promise<FileTarget> {
-  const { workspaceName, channelId, dmWith } = fields;
+  const { workspaceName, channelId, dmWith, taskId } = fields;
+  if (taskId && boards) return { kind: 'board', ...(await boards.uploadTarget(user, taskId)) };
   if (workspaceName && channelId) {
     const access = await loadChannelForUser(ctx, user, workspaceName, channelId);
     if (!roleCan(access.role, 'chat')) throw notFound(CHAT_MESSAGES.channelNotFound);
@@ -135,13 +138,16 @@ export async function storeUpload(
       : null;
   // The quota is reserved with the row, under a lock per quota holder, before any byte is stored:
   // parallel uploads are counted one after another, never all against the same old total.
-  const holder = target.kind === 'channel' ? { workspaceId: target.workspaceId } : { uploaderId: user.id };
+  // A card's files count against its workspace; a personal board's like direct-message files (the uploader's).
+  const quotaWorkspace =
+    target.kind === 'channel' ? target.workspaceId : target.kind === 'board' ? target.workspaceId : null;
+  const holder = quotaWorkspace ? { workspaceId: quotaWorkspace } : { uploaderId: user.id };
   const row = await ctx.db.transaction(async (tx) => {
     const lockKey = 'workspaceId' in holder ? `storage:${holder.workspaceId}` : `storage:u:${user.id}`;
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`);
     const quota = ctx.config.STORAGE_QUOTA_MB * 1024 * 1024;
     if ((await storedBytes(tx, holder)) + bytes > quota) {
-      throw new HttpError(413, quotaExceeded(ctx.config.STORAGE_QUOTA_MB, target.kind));
+      throw new HttpError(413, quotaExceeded(ctx.config.STORAGE_QUOTA_MB, quotaWorkspace !== null));
     }
     const [inserted] = await tx
       .insert(files)
@@ -150,7 +156,9 @@ export async function storeUpload(
         uploaderId: user.id,
         ...(target.kind === 'channel'
           ? { workspaceId: target.workspaceId, channelId: target.channelId }
-          : { dmUserA: target.pair[0], dmUserB: target.pair[1] }),
+          : target.kind === 'board'
+            ? { workspaceId: target.workspaceId, boardId: target.boardId }
+            : { dmUserA: target.pair[0], dmUserB: target.pair[1] }),
         name: sanitizeFileName(upload.name),
         size: spooled.size,
         type,
@@ -178,9 +186,9 @@ export async function storeUpload(
   return row;
 }
 
-function quotaExceeded(mb: number, kind: FileTarget['kind']) {
+function quotaExceeded(mb: number, workspace: boolean) {
   const amount = mb >= 1024 ? `${+(mb / 1024).toFixed(1)} GiB` : `${mb} MiB`;
-  return kind === 'channel'
+  return workspace
     ? `This workspace has used its ${amount} of file storage. Delete some files or ask an admin.`
     : `Your direct-message files have used their ${amount} of storage. Delete some files first.`;
 }
@@ -192,10 +200,29 @@ const fileNotFound = () => notFound(FILE_MESSAGES.fileNotFound);
  * whoever can read the conversation (channel readers; the two people of a direct conversation).
  * Everyone else, and ids that do not exist, get the same 404.
  */
-export async function loadFileForUser(ctx: AppContext, user: SessionUser, id: string): Promise<FileRow> {
+export async function loadFileForUser(
+  ctx: AppContext,
+  user: SessionUser,
+  id: string,
+  boards?: BoardFiles,
+): Promise<FileRow> {
   if (!isUuid(id)) throw fileNotFound();
   const [row] = await ctx.db.select().from(files).where(eq(files.id, id)).limit(1);
   if (!row) throw fileNotFound();
+  if (row.boardId) {
+    // A card's file: its board's readers once a task carries it, only its uploader before.
+    const [link] = await ctx.db
+      .select({ taskId: taskAttachments.taskId })
+      .from(taskAttachments)
+      .where(eq(taskAttachments.fileId, row.id))
+      .limit(1);
+    if (!link) {
+      if (row.uploaderId !== user.id) throw fileNotFound();
+      return row;
+    }
+    if (boards && (await boards.canRead(user, row.boardId))) return row;
+    throw fileNotFound();
+  }
   const attached = row.channelMessageId !== null || row.directMessageId !== null;
   if (!attached) {
     if (row.uploaderId !== user.id) throw fileNotFound();
@@ -235,6 +262,7 @@ export async function deleteUnattachedFile(ctx: AppContext, user: SessionUser, i
         eq(files.uploaderId, user.id),
         isNull(files.channelMessageId),
         isNull(files.directMessageId),
+        sql`not exists (select 1 from ${taskAttachments} ta where ta.file_id = ${files.id})`,
       ),
     )
     .returning();

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { fileDeletions, files } from '../../db/schema.ts';
+import { fileDeletions, files, taskAttachments } from '../../db/schema.ts';
 import { storageFor } from './files.storage.ts';
 
 /** An upload no message carries after this long was abandoned (a closed tab, a script): it goes. */
@@ -20,7 +20,13 @@ export async function sweepUnattachedUploads(ctx: AppContext): Promise<number> {
           .select({ id: files.id })
           .from(files)
           .where(
-            and(isNull(files.channelMessageId), isNull(files.directMessageId), lt(files.createdAt, cutoff)),
+            and(
+              isNull(files.channelMessageId),
+              isNull(files.directMessageId),
+              // A card's file is attached while a task carries it; once its task is gone it goes too.
+              sql`not exists (select 1 from ${taskAttachments} ta where ta.file_id = ${files.id})`,
+              lt(files.createdAt, cutoff),
+            ),
           )
           .orderBy(asc(files.createdAt))
           .limit(BATCH),

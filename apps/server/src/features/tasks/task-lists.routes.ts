@@ -15,11 +15,16 @@ import { requireUser } from '../../http/session.ts';
 import {
   createTaskList,
   deleteTaskList,
-  listTaskListsForUser,
+  listTaskListsOfBoard,
   taskListView,
   updateTaskList,
 } from './task-lists.service.ts';
-import { loadTaskListForUser } from './tasks.access.ts';
+import {
+  authorizeBoard,
+  loadBoardForUser,
+  loadTaskListForUser,
+  personalBoardAccess,
+} from './tasks.access.ts';
 import { presentTaskList } from './tasks.presenter.ts';
 import { taskRouteHelpers } from './tasks.publish.ts';
 import type { TasksRealtime } from './tasks.socket.ts';
@@ -27,7 +32,7 @@ import type { TasksRealtime } from './tasks.socket.ts';
 const errorResponses = { 400: apiError, 401: apiError, 403: apiError, 404: apiError, 409: apiError };
 const noContent = { 204: z.null().describe('No content') };
 
-/** The caller's task lists (spec §7 "Tasks" paths). Identity fields in bodies and queries are ignored. */
+/** Task lists of a board (the personal board by default; spec §7 "Tasks" paths). Identity fields in bodies and queries are ignored. */
 export const taskListsRoutes =
   (ctx: AppContext, realtime: TasksRealtime): FastifyPluginAsyncZod =>
   async (app) => {
@@ -36,7 +41,7 @@ export const taskListsRoutes =
       await requireUser(ctx, request);
     });
     const tags = ['tasks'];
-    const { publishList } = taskRouteHelpers(ctx, realtime);
+    const { publishBoard, publishList } = taskRouteHelpers(ctx, realtime);
 
     // -- Task lists ---------------------------------------------------------------------------------
 
@@ -51,7 +56,11 @@ export const taskListsRoutes =
       },
       async (request) => {
         const user = await requireUser(ctx, request);
-        return (await listTaskListsForUser(ctx, user)).map(presentTaskList);
+        const { boardId } = request.query;
+        const board = boardId
+          ? await loadBoardForUser(ctx, user, boardId)
+          : await personalBoardAccess(ctx, user);
+        return (await listTaskListsOfBoard(ctx, board.board.id)).map(presentTaskList);
       },
     );
 
@@ -60,7 +69,12 @@ export const taskListsRoutes =
       { schema: { tags, body: createTaskListBody, response: { 201: taskList, ...errorResponses } } },
       async (request, reply) => {
         const user = await requireUser(ctx, request);
-        const list = await createTaskList(ctx, user, request.body.title);
+        const { boardId, title } = request.body;
+        const board = boardId
+          ? await loadBoardForUser(ctx, user, boardId)
+          : await personalBoardAccess(ctx, user);
+        authorizeBoard(board.role, 'edit');
+        const list = await createTaskList(ctx, user, board, title);
         return reply.status(201).send(await publishList(list));
       },
     );
@@ -70,7 +84,7 @@ export const taskListsRoutes =
       { schema: { tags, params: taskListParams, response: { 200: taskList, ...errorResponses } } },
       async (request) => {
         const user = await requireUser(ctx, request);
-        const list = await loadTaskListForUser(ctx, user, request.params.taskListId);
+        const { list } = await loadTaskListForUser(ctx, user, request.params.taskListId);
         return presentTaskList(await taskListView(ctx, list));
       },
     );
@@ -87,8 +101,9 @@ export const taskListsRoutes =
       },
       async (request) => {
         const user = await requireUser(ctx, request);
-        const list = await loadTaskListForUser(ctx, user, request.params.taskListId);
-        return publishList(await updateTaskList(ctx, list, request.body));
+        const access = await loadTaskListForUser(ctx, user, request.params.taskListId);
+        authorizeBoard(access.board.role, 'edit');
+        return publishList(await updateTaskList(ctx, access, request.body));
       },
     );
 
@@ -104,8 +119,10 @@ export const taskListsRoutes =
       },
       async (request, reply) => {
         const user = await requireUser(ctx, request);
-        const list = await loadTaskListForUser(ctx, user, request.params.taskListId);
-        const deleted = await deleteTaskList(ctx, list, request.query.force === 'true');
+        const access = await loadTaskListForUser(ctx, user, request.params.taskListId);
+        authorizeBoard(access.board.role, 'edit');
+        const { list } = access;
+        const deleted = await deleteTaskList(ctx, access, request.query.force === 'true');
         for (const t of deleted) {
           realtime.taskChanged([list.ownerId, ...t.assigneeIds], {
             taskId: t.taskId,
@@ -114,6 +131,7 @@ export const taskListsRoutes =
           });
         }
         realtime.taskListChanged(list.ownerId, { taskListId: list.id, list: null });
+        publishBoard(access.board, { taskListId: list.id, list: null });
         return reply.status(204).send(null);
       },
     );

@@ -6,11 +6,11 @@ import { taskAssignees, taskLists, tasks, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { Caller } from '../workspaces/workspaces.access.ts';
-import type { TaskListRow } from './tasks.access.ts';
+import { type BoardAccess, bumpBoard, type ListAccess, type TaskListRow } from './tasks.access.ts';
 
 import { byBoardOrder, listTasksOfList, renumber, type TaskView, taskViews } from './tasks.service.ts';
 
-/** Task lists: a user's own boards, ordered by hand; each shows its tasks (tasks.service.ts). */
+/** Task lists: the columns of a board, ordered by hand; each shows its tasks (tasks.service.ts). */
 
 export interface TaskListView {
   list: TaskListRow;
@@ -31,12 +31,12 @@ export async function taskListView(ctx: AppContext, list: TaskListRow): Promise<
   return { list, ownerEmail, tasks: listTasks };
 }
 
-/** The caller's lists in board order, each with its board tasks. */
-export async function listTaskListsForUser(ctx: AppContext, caller: Caller): Promise<TaskListView[]> {
+/** A board's lists in board order, each with its board tasks. */
+export async function listTaskListsOfBoard(ctx: AppContext, boardId: string): Promise<TaskListView[]> {
   const lists = await ctx.db
     .select()
     .from(taskLists)
-    .where(eq(taskLists.ownerId, caller.id))
+    .where(eq(taskLists.boardId, boardId))
     .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id));
   if (lists.length === 0) return [];
   const ids = await ctx.db
@@ -52,14 +52,22 @@ export async function listTaskListsForUser(ctx: AppContext, caller: Caller): Pro
       ),
     )
     .orderBy(...byBoardOrder);
-  const [ownerEmail, views] = await Promise.all([
-    ownerEmailOf(ctx, caller.id),
+  const ownerIds = [...new Set(lists.map((l) => l.ownerId))];
+  const [owners, views] = await Promise.all([
+    ctx.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ownerIds)),
     taskViews(
       ctx,
       ids.map((r) => r.id),
     ),
   ]);
-  return lists.map((list) => ({ list, ownerEmail, tasks: views.filter((v) => v.task.listId === list.id) }));
+  const emails = new Map(owners.map((o) => [o.id, o.email]));
+  const byList = new Map<string, TaskView[]>();
+  for (const v of views) byList.set(v.task.listId, [...(byList.get(v.task.listId) ?? []), v]);
+  return lists.map((list) => ({
+    list,
+    ownerEmail: emails.get(list.ownerId) ?? '',
+    tasks: byList.get(list.id) ?? [],
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -67,39 +75,50 @@ export async function listTaskListsForUser(ctx: AppContext, caller: Caller): Pro
 
 type UpdateTaskListData = z.output<typeof updateTaskListBody>;
 
-export async function createTaskList(ctx: AppContext, caller: Caller, title: string): Promise<TaskListRow> {
+export async function createTaskList(
+  ctx: AppContext,
+  caller: Caller,
+  board: BoardAccess,
+  title: string,
+): Promise<ListAccess> {
   try {
-    const [row] = await ctx.db
-      .insert(taskLists)
-      .values({
-        ownerId: caller.id,
-        title,
-        createdAt: ctx.now(),
-        position: sql`(select coalesce(max(${taskLists.position}) + 1, 0) from ${taskLists} where ${taskLists.ownerId} = ${caller.id})`,
-      })
-      .returning();
-    if (!row) throw new Error('task list insert returned nothing');
-    return row;
+    const row = await ctx.db.transaction(async (tx) => {
+      await bumpBoard(tx, board);
+      const [inserted] = await tx
+        .insert(taskLists)
+        .values({
+          boardId: board.board.id,
+          ownerId: caller.id,
+          title,
+          createdAt: ctx.now(),
+          position: sql`(select coalesce(max(${taskLists.position}) + 1, 0) from ${taskLists} where ${taskLists.boardId} = ${board.board.id})`,
+        })
+        .returning();
+      if (!inserted) throw new Error('task list insert returned nothing');
+      return inserted;
+    });
+    return { list: row, board };
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(TASK_MESSAGES.listNameTaken);
     throw err;
   }
 }
 
-export async function updateTaskList(ctx: AppContext, list: TaskListRow, data: UpdateTaskListData) {
+export async function updateTaskList(ctx: AppContext, access: ListAccess, data: UpdateTaskListData) {
+  const { list } = access;
   try {
     await ctx.db.transaction(async (tx) => {
+      await bumpBoard(tx, access.board);
       if (data.title !== undefined && data.title !== list.title) {
         await tx.update(taskLists).set({ title: data.title }).where(eq(taskLists.id, list.id));
       }
       if (data.position !== undefined) {
-        // Locks the owner's lists, so that two reorders cannot interleave.
+        // The board's lock (bumpBoard) keeps two reorders from interleaving.
         const current = await tx
           .select({ id: taskLists.id, position: taskLists.position })
           .from(taskLists)
-          .where(eq(taskLists.ownerId, list.ownerId))
-          .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id))
-          .for('update');
+          .where(eq(taskLists.boardId, list.boardId))
+          .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id));
         await renumber(tx, taskLists, current, list.id, data.position);
       }
     });
@@ -109,15 +128,17 @@ export async function updateTaskList(ctx: AppContext, list: TaskListRow, data: U
   }
   const [row] = await ctx.db.select().from(taskLists).where(eq(taskLists.id, list.id));
   if (!row) throw notFound(TASK_MESSAGES.listNotFound);
-  return row;
+  return { list: row, board: access.board };
 }
 
 /**
  * Deletes a list; one that still holds tasks (archived ones too) needs `force`. Returns who could
  * see each deleted task, so their tabs can be told.
  */
-export async function deleteTaskList(ctx: AppContext, list: TaskListRow, force: boolean) {
+export async function deleteTaskList(ctx: AppContext, access: ListAccess, force: boolean) {
+  const { list } = access;
   return ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     const listTasks = await tx.select({ id: tasks.id }).from(tasks).where(eq(tasks.listId, list.id));
     if (listTasks.length > 0 && !force) throw conflict(TASK_MESSAGES.listNotEmpty);
     const assignees = listTasks.length

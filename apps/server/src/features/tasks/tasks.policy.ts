@@ -1,18 +1,22 @@
+import type { BoardRole } from '@cohort/shared/boards';
 import { forbidden } from '../../http/errors.ts';
 
 /**
- * Who may do what with a task (docs/permissions.md, "Tasks"). Tasks are personal: the owner of the
- * list owns its tasks. Assignees may read a task and work on it, not reorganise it. Anyone else
- * never gets this far: `loadTaskForUser` answers them 404, exactly like a task that does not exist.
+ * Who may do what with a task (docs/permissions.md, "Tasks" and "Boards"). A task's role is its
+ * board's role (BOARD_PERMISSIONS); on a personal board an assignee also reaches the task and may
+ * read and work on it, not reorganise it. Anyone else never gets this far: `loadTaskForUser` answers
+ * them 404, exactly like a task that does not exist.
  */
-export type TaskRole = 'owner' | 'assignee';
+export type TaskRole = BoardRole | 'assignee';
 
 export const TASK_PERMISSIONS = {
-  read: ['owner', 'assignee'],
-  /** Description, title, priority, deadline, comments, checklist, labels. */
-  work: ['owner', 'assignee'],
-  /** Move, archive, restore, assign. */
-  manage: ['owner'],
+  read: ['owner', 'admin', 'editor', 'viewer', 'assignee'],
+  /** Comments (viewers may comment). */
+  comment: ['owner', 'admin', 'editor', 'viewer', 'assignee'],
+  /** Description, title, priority, deadline, checklist, labels. */
+  work: ['owner', 'admin', 'editor', 'assignee'],
+  /** Move, archive, restore, assign, attachments. */
+  manage: ['owner', 'admin', 'editor'],
 } as const satisfies Record<string, readonly TaskRole[]>;
 
 export type TaskAction = keyof typeof TASK_PERMISSIONS;
@@ -24,15 +28,4 @@ export function taskRoleCan(role: TaskRole, action: TaskAction): boolean {
 /** The authorize step of the route pipeline: a caller who can see the task but not do this gets 403. */
 export function authorizeTask(role: TaskRole, action: TaskAction): void {
   if (!taskRoleCan(role, action)) throw forbidden();
-}
-
-/** The role of a caller on a task, or null when the task is none of their business. */
-export function taskRoleOf(
-  callerId: string,
-  listOwnerId: string,
-  assigneeIds: readonly string[],
-): TaskRole | null {
-  if (callerId === listOwnerId) return 'owner';
-  if (assigneeIds.includes(callerId)) return 'assignee';
-  return null;
 }

@@ -1,26 +1,56 @@
+import type { BoardChangedEvent } from '@cohort/shared/boards';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
+import { taskLists } from '../../db/schema.ts';
 import type { Caller } from '../workspaces/workspaces.access.ts';
 import { taskListView } from './task-lists.service.ts';
 import { notificationViews } from './task-notifications.service.ts';
-import { loadTaskForUser, loadTaskListForUser, type TaskAccess, type TaskListRow } from './tasks.access.ts';
+import { type BoardScope, type ListAccess, loadTaskForUser, type TaskAccess } from './tasks.access.ts';
 import { authorizeTask, type TaskAction } from './tasks.policy.ts';
-import { presentTaskDetail, presentTaskList, presentTaskNotification } from './tasks.presenter.ts';
+import {
+  presentTask,
+  presentTaskDetail,
+  presentTaskList,
+  presentTaskNotification,
+} from './tasks.presenter.ts';
 import { getTaskDetail } from './tasks.service.ts';
 import type { TasksRealtime } from './tasks.socket.ts';
 
 /**
  * What every task route does after its commit: presents the changed list, task or notifications and
- * pushes them to the tabs of whoever sees them; plus load → authorize, the common start of a task route.
+ * pushes them to the tabs of whoever sees them (the per-user events of before boards) and to the
+ * sockets watching the board (`boardChanged`, with the rev the change's transaction gave the board);
+ * plus load → authorize, the common start of a task route.
  */
 export function taskRouteHelpers(ctx: AppContext, realtime: TasksRealtime) {
-  async function publishList(list: TaskListRow) {
+  /** The board's watchers hear of a committed change (nothing when the request changed nothing). */
+  function publishBoard(scope: BoardScope, event: Omit<BoardChangedEvent, 'boardId' | 'rev'>) {
+    if (!scope.change) return;
+    realtime.boardChanged({
+      boardId: scope.board.id,
+      rev: scope.change.rev,
+      ...(scope.change.order ? { order: scope.change.order } : {}),
+      ...event,
+    });
+  }
+
+  async function publishList(access: ListAccess) {
+    const { list } = access;
     const view = presentTaskList(await taskListView(ctx, list));
     realtime.taskListChanged(list.ownerId, { taskListId: list.id, list: view });
+    publishBoard(access.board, {
+      taskListId: list.id,
+      list: { _id: list.id, title: list.title, position: list.position },
+    });
     return view;
   }
 
-  /** The task's fresh detail to its owner and assignees (and `null` to `gone`); returned for the answer. */
-  async function publishTask(taskId: string, opts: { gone?: string[]; lists?: string[] } = {}) {
+  /**
+   * The task's fresh detail to its creator and assignees (and `null` to `gone`), its front to the
+   * board's watchers; `lists` are re-sent to their owners. Returns the detail for the answer.
+   */
+  async function publishTask(access: TaskAccess, opts: { gone?: string[]; lists?: string[] } = {}) {
+    const taskId = access.task.id;
     const view = await getTaskDetail(ctx, taskId);
     const detail = presentTaskDetail(view);
     const event = { taskId, taskListId: view.task.listId };
@@ -29,8 +59,15 @@ export function taskRouteHelpers(ctx: AppContext, realtime: TasksRealtime) {
       task: detail,
     });
     if (opts.gone?.length) realtime.taskChanged(opts.gone, { ...event, task: null });
-    for (const listId of opts.lists ?? []) {
-      await publishList(await loadTaskListForUser(ctx, { id: view.task.ownerId }, listId));
+    publishBoard(access.board, { taskId, task: presentTask(view) });
+    for (const listId of new Set(opts.lists ?? [])) {
+      const [list] = await ctx.db.select().from(taskLists).where(eq(taskLists.id, listId));
+      if (list) {
+        realtime.taskListChanged(list.ownerId, {
+          taskListId: list.id,
+          list: presentTaskList(await taskListView(ctx, list)),
+        });
+      }
     }
     return detail;
   }
@@ -49,5 +86,5 @@ export function taskRouteHelpers(ctx: AppContext, realtime: TasksRealtime) {
     return access;
   }
 
-  return { publishList, publishTask, publishNotifications, taskFor };
+  return { publishBoard, publishList, publishTask, publishNotifications, taskFor };
 }

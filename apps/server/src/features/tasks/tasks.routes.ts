@@ -1,4 +1,6 @@
+import { BOARD_MESSAGES, taskAttachmentBody, taskAttachmentParams, taskPreview } from '@cohort/shared/boards';
 import { apiError } from '@cohort/shared/errors';
+import { FILE_MESSAGES } from '@cohort/shared/files';
 import {
   assigneesBody,
   checklistItemBody,
@@ -11,6 +13,7 @@ import {
   listTasksQuery,
   moveTaskBody,
   TASK_MESSAGES,
+  type TaskSourceMessage,
   taskArray,
   taskDetail,
   taskParams,
@@ -21,27 +24,38 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, HttpError, notFound } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { loadTaskListByNameForUser, loadTaskListForUser } from './tasks.access.ts';
-import { presentTask, presentTaskDetail } from './tasks.presenter.ts';
+import { channelHasMessage } from '../chat/chat.access.ts';
+import { deleteTaskFile } from '../files/files.access.ts';
+import { isUuid, loadChannelForUser } from '../workspaces/workspaces.access.ts';
+import {
+  authorizeBoard,
+  loadTaskListByNameForUser,
+  loadTaskListForUser,
+  personalBoardAccess,
+} from './tasks.access.ts';
+import { presentTask, presentTaskDetail, presentTaskPreview } from './tasks.presenter.ts';
 import { taskRouteHelpers } from './tasks.publish.ts';
 import {
   addChecklistItem,
   addComment,
   addLabel,
+  attachToTask,
   createTask,
   getTaskDetail,
   listAssignedTasks,
+  listTasksOfBoard,
   listTasksOfList,
-  listTasksOfOwner,
   moveTask,
+  recordAttachmentRemoved,
   removeChecklistItem,
   removeLabel,
   repositionTask,
   setArchived,
   setAssignees,
   setDeadline,
+  taskViews,
   updateChecklistItem,
   updateTask,
 } from './tasks.service.ts';
@@ -61,6 +75,24 @@ export const tasksRoutes =
     const tags = ['tasks'];
     const { publishTask, publishNotifications, taskFor } = taskRouteHelpers(ctx, realtime);
 
+    /** "Create task from message": the caller must be able to read the message (else 404, as chat answers). */
+    async function readableSource(user: { id: string }, source: TaskSourceMessage) {
+      try {
+        const { workspace, channel } = await loadChannelForUser(
+          ctx,
+          user,
+          source.workspaceName,
+          source.channelId,
+        );
+        if (await channelHasMessage(ctx, channel.id, source.messageId)) {
+          return { workspaceId: workspace.id, channelId: channel.id, messageId: source.messageId };
+        }
+      } catch (err) {
+        if (!(err instanceof HttpError && err.statusCode === 404)) throw err;
+      }
+      throw notFound(BOARD_MESSAGES.sourceMessageNotFound);
+    }
+
     // -- Task listings ------------------------------------------------------------------------------
 
     app.get(
@@ -73,9 +105,10 @@ export const tasksRoutes =
           const list = taskListId
             ? await loadTaskListForUser(ctx, user, taskListId)
             : await loadTaskListByNameForUser(ctx, user, taskListName ?? '');
-          return (await listTasksOfList(ctx, list.id)).map(presentTask);
+          return (await listTasksOfList(ctx, list.list.id)).map(presentTask);
         }
-        return (await listTasksOfOwner(ctx, user, false)).map(presentTask);
+        const personal = await personalBoardAccess(ctx, user);
+        return (await listTasksOfBoard(ctx, personal.board.id, false)).map(presentTask);
       },
     );
 
@@ -84,7 +117,8 @@ export const tasksRoutes =
       { schema: { tags, response: { 200: taskArray, ...errorResponses } } },
       async (request) => {
         const user = await requireUser(ctx, request);
-        return (await listTasksOfOwner(ctx, user, true)).map(presentTask);
+        const personal = await personalBoardAccess(ctx, user);
+        return (await listTasksOfBoard(ctx, personal.board.id, true)).map(presentTask);
       },
     );
 
@@ -104,12 +138,17 @@ export const tasksRoutes =
       { schema: { tags, body: createTaskBody, response: { 201: taskDetail, ...errorResponses } } },
       async (request, reply) => {
         const user = await requireUser(ctx, request);
-        const { taskListId, taskListName } = request.body;
+        const { taskListId, taskListName, source } = request.body;
         const list = taskListId
           ? await loadTaskListForUser(ctx, user, taskListId)
           : await loadTaskListByNameForUser(ctx, user, taskListName);
-        const task = await createTask(ctx, user, list, request.body);
-        return reply.status(201).send(await publishTask(task.id, { lists: [list.id] }));
+        authorizeBoard(list.board.role, 'edit');
+        const task = await createTask(ctx, user, list, {
+          ...request.body,
+          source: source ? await readableSource(user, source) : undefined,
+        });
+        const access = { task, list: list.list, board: list.board, role: list.board.role, assigneeIds: [] };
+        return reply.status(201).send(await publishTask(access, { lists: [list.list.id] }));
       },
     );
 
@@ -136,8 +175,10 @@ export const tasksRoutes =
       async (request) => {
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'work');
-        await updateTask(ctx, user, access, request.body);
-        return publishTask(access.task.id);
+        const notificationIds = await updateTask(ctx, user, access, request.body);
+        const detail = await publishTask(access);
+        await publishNotifications(notificationIds);
+        return detail;
       },
     );
 
@@ -158,8 +199,8 @@ export const tasksRoutes =
           throw badRequest(TASK_MESSAGES.sameList, 'newTaskListId');
         }
         const target = await loadTaskListForUser(ctx, user, request.body.newTaskListId);
-        await moveTask(ctx, user, access, target, request.body.position);
-        return publishTask(access.task.id, { lists: [access.task.listId, target.id] });
+        await moveTask(ctx, user, access, target.list, request.body.position);
+        return publishTask(access, { lists: [access.task.listId, target.list.id] });
       },
     );
 
@@ -177,7 +218,7 @@ export const tasksRoutes =
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'manage');
         await repositionTask(ctx, user, access, request.body.position);
-        return publishTask(access.task.id, { lists: [access.task.listId] });
+        return publishTask(access, { lists: [access.task.listId] });
       },
     );
 
@@ -195,7 +236,7 @@ export const tasksRoutes =
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'work');
         await setDeadline(ctx, user, access, request.body.deadline);
-        return publishTask(access.task.id);
+        return publishTask(access);
       },
     );
 
@@ -213,7 +254,7 @@ export const tasksRoutes =
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'manage');
         const { removed, notificationIds } = await setAssignees(ctx, user, access, request.body.userIds);
-        const detail = await publishTask(access.task.id, { gone: removed });
+        const detail = await publishTask(access, { gone: removed });
         await publishNotifications(notificationIds);
         return detail;
       },
@@ -231,9 +272,9 @@ export const tasksRoutes =
       },
       async (request, reply) => {
         const user = await requireUser(ctx, request);
-        const access = await taskFor(user, request.params.id, 'work');
+        const access = await taskFor(user, request.params.id, 'comment');
         const notificationIds = await addComment(ctx, user, access, request.body.text);
-        const detail = await publishTask(access.task.id);
+        const detail = await publishTask(access);
         await publishNotifications(notificationIds);
         return reply.status(201).send(detail);
       },
@@ -253,7 +294,7 @@ export const tasksRoutes =
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'work');
         await addChecklistItem(ctx, user, access, request.body.title);
-        return reply.status(201).send(await publishTask(access.task.id));
+        return reply.status(201).send(await publishTask(access));
       },
     );
 
@@ -271,7 +312,7 @@ export const tasksRoutes =
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'work');
         await updateChecklistItem(ctx, user, access, request.params.itemId, request.body);
-        return publishTask(access.task.id);
+        return publishTask(access);
       },
     );
 
@@ -282,7 +323,7 @@ export const tasksRoutes =
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'work');
         await removeChecklistItem(ctx, user, access, request.params.itemId);
-        return publishTask(access.task.id);
+        return publishTask(access);
       },
     );
 
@@ -300,7 +341,7 @@ export const tasksRoutes =
         const user = await requireUser(ctx, request);
         const access = await taskFor(user, request.params.id, 'work');
         await addLabel(ctx, user, access, request.body.label);
-        return reply.status(201).send(await publishTask(access.task.id));
+        return reply.status(201).send(await publishTask(access));
       },
     );
 
@@ -312,7 +353,7 @@ export const tasksRoutes =
         const access = await taskFor(user, request.params.id, 'work');
         // Fastify has already decoded the URL-encoded label.
         await removeLabel(ctx, user, access, request.params.label.trim());
-        return publishTask(access.task.id);
+        return publishTask(access);
       },
     );
 
@@ -327,8 +368,54 @@ export const tasksRoutes =
           const user = await requireUser(ctx, request);
           const access = await taskFor(user, request.params.id, 'manage');
           await setArchived(ctx, user, access, archived);
-          return publishTask(access.task.id, { lists: [access.task.listId] });
+          return publishTask(access, { lists: [access.task.listId] });
         },
       );
     }
+
+    // -- Attachments and previews (issue 20) ---------------------------------------------------------
+
+    app.post(
+      '/api/tasks/:id/attachments',
+      {
+        schema: {
+          tags,
+          params: taskParams,
+          body: taskAttachmentBody,
+          response: { 201: taskDetail, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(ctx, request);
+        const access = await taskFor(user, request.params.id, 'work');
+        await attachToTask(ctx, user, access, request.body.fileId.toLowerCase());
+        return reply.status(201).send(await publishTask(access));
+      },
+    );
+
+    app.delete(
+      '/api/tasks/:id/attachments/:fileId',
+      { schema: { tags, params: taskAttachmentParams, response: { 200: taskDetail, ...errorResponses } } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const access = await taskFor(user, request.params.id, 'work');
+        const fileId = request.params.fileId.toLowerCase();
+        if (!isUuid(fileId)) throw notFound(FILE_MESSAGES.fileNotFound);
+        await deleteTaskFile(ctx, access.task.id, fileId);
+        await recordAttachmentRemoved(ctx, user, access, fileId);
+        return publishTask(access);
+      },
+    );
+
+    app.get(
+      '/api/tasks/preview/:id',
+      { schema: { tags, params: taskParams, response: { 200: taskPreview, ...errorResponses } } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const access = await taskFor(user, request.params.id, 'read');
+        const [view] = await taskViews(ctx, [access.task.id]);
+        if (!view) throw notFound(TASK_MESSAGES.taskNotFound);
+        return presentTaskPreview(view, access.board.board, access.list);
+      },
+    );
   };

@@ -1,3 +1,6 @@
+import { BOARD_MESSAGES } from '@cohort/shared/boards';
+import { FILE_MESSAGES } from '@cohort/shared/files';
+import { parseMentions } from '@cohort/shared/notifications';
 import {
   type createTaskBody,
   TASK_ACTIVITY_SHOWN,
@@ -9,7 +12,7 @@ import {
   type updateChecklistItemBody,
   type updateTaskBody,
 } from '@cohort/shared/tasks';
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { anyUuid } from '../../db/any-uuid.ts';
@@ -25,21 +28,31 @@ import {
 } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { type Caller, coMembersAmong, isUuid } from '../workspaces/workspaces.access.ts';
+import { attachFileToTask, filesOfTasks, type TaskFile } from '../files/files.access.ts';
+import { type Caller, coMembersAmong, isUuid, workspaceNamesByIds } from '../workspaces/workspaces.access.ts';
 import { notify } from './task-notifications.service.ts';
 import {
+  type BoardScope,
+  boardReadersAmong,
+  bumpBoard,
   type Exec,
+  type ListAccess,
   type PersonView,
   person,
   type TaskAccess,
   type TaskListRow,
   type TaskRow,
   type Tx,
+  taskVisibleSql,
 } from './tasks.access.ts';
 
 export interface TaskView {
   task: TaskRow;
+  boardId: string;
   ownerEmail: string;
+  attachments: TaskFile[];
+  /** The source message's workspace name now (null when the task has none or the workspace is gone). */
+  sourceWorkspaceName: string | null;
   labels: string[];
   checklist: Array<typeof taskChecklistItems.$inferSelect>;
   assignees: PersonView[];
@@ -58,10 +71,11 @@ export async function taskViews(
 ): Promise<TaskView[]> {
   if (taskIds.length === 0) return [];
   const db = ctx.db;
-  const [rows, labels, checklist, assignees, comments, activity] = await Promise.all([
+  const [rows, labels, checklist, assignees, comments, activity, attachments] = await Promise.all([
     db
-      .select({ task: tasks, ownerEmail: users.email })
+      .select({ task: tasks, boardId: taskLists.boardId, ownerEmail: users.email })
       .from(tasks)
+      .innerJoin(taskLists, eq(taskLists.id, tasks.listId))
       .innerJoin(users, eq(users.id, tasks.ownerId))
       .where(anyUuid(tasks.id, taskIds)),
     db
@@ -97,18 +111,36 @@ export async function taskViews(
           .limit(TASK_ACTIVITY_SHOWN * taskIds.length)
           .then((rows) => rows.reverse())
       : Promise.resolve([]),
+    filesOfTasks(ctx, taskIds),
   ]);
   const views = new Map<string, TaskView>(
     rows.map((r) => [
       r.task.id,
-      { ...r, labels: [], checklist: [], assignees: [], comments: [], activity: [] } as TaskView,
+      {
+        ...r,
+        labels: [],
+        checklist: [],
+        assignees: [],
+        comments: [],
+        activity: [],
+        attachments: [],
+        sourceWorkspaceName: null,
+      } as TaskView,
     ]),
   );
+  const sourceIds = rows.flatMap((r) => (r.task.sourceWorkspaceId ? [r.task.sourceWorkspaceId] : []));
+  if (sourceIds.length) {
+    const names = await workspaceNamesByIds(ctx, sourceIds);
+    for (const v of views.values()) {
+      v.sourceWorkspaceName = v.task.sourceWorkspaceId ? (names.get(v.task.sourceWorkspaceId) ?? null) : null;
+    }
+  }
   for (const l of labels) views.get(l.taskId)?.labels.push(l.label);
   for (const c of checklist) views.get(c.taskId)?.checklist.push(c);
   for (const { taskId, ...a } of assignees) views.get(taskId)?.assignees.push(a);
   for (const c of comments) views.get(c.comment.taskId)?.comments.push(c);
   for (const a of activity) views.get(a.entry.taskId)?.activity.push(a);
+  for (const f of attachments) views.get(f.taskId)?.attachments.push(f);
   return taskIds.flatMap((id) => views.get(id) ?? []);
 }
 
@@ -134,17 +166,14 @@ export async function listTasksOfList(ctx: AppContext, listId: string) {
   return taskViews(ctx, await taskIdsWhere(ctx, and(eq(tasks.listId, listId), isNull(tasks.archivedAt))));
 }
 
-/** Every task on the caller's lists (archived ones left out, or only them). */
-export async function listTasksOfOwner(ctx: AppContext, caller: Caller, archived: boolean) {
+/** Every task on the lists of one board (archived ones left out, or only them). */
+export async function listTasksOfBoard(ctx: AppContext, boardId: string, archived: boolean) {
   const ids = await ctx.db
     .select({ id: tasks.id })
     .from(tasks)
     .innerJoin(taskLists, eq(taskLists.id, tasks.listId))
     .where(
-      and(
-        eq(taskLists.ownerId, caller.id),
-        archived ? isNotNull(tasks.archivedAt) : isNull(tasks.archivedAt),
-      ),
+      and(eq(taskLists.boardId, boardId), archived ? isNotNull(tasks.archivedAt) : isNull(tasks.archivedAt)),
     )
     .orderBy(asc(taskLists.position), asc(taskLists.createdAt), ...byBoardOrder);
   return taskViews(
@@ -153,13 +182,13 @@ export async function listTasksOfOwner(ctx: AppContext, caller: Caller, archived
   );
 }
 
-/** Tasks of other people's lists assigned to the caller ("Assigned to me"), archived ones left out. */
+/** Tasks assigned to the caller on every board they can see ("Assigned to me"), archived ones left out. */
 export async function listAssignedTasks(ctx: AppContext, caller: Caller) {
   const ids = await ctx.db
     .select({ id: tasks.id })
     .from(tasks)
     .innerJoin(taskAssignees, and(eq(taskAssignees.taskId, tasks.id), eq(taskAssignees.userId, caller.id)))
-    .where(isNull(tasks.archivedAt))
+    .where(and(isNull(tasks.archivedAt), taskVisibleSql(sql`${tasks.id}`, sql`${caller.id}::uuid`)))
     .orderBy(asc(tasks.deadline), asc(tasks.createdAt), asc(tasks.id));
   return taskViews(
     ctx,
@@ -207,12 +236,17 @@ async function record(
   await tx.insert(taskActivity).values({ taskId, userId: caller.id, action, detail, createdAt: now });
 }
 
-type CreateTaskData = z.output<typeof createTaskBody>;
+/** The task's fields, with its source message already checked (and resolved to the workspace's id). */
+type CreateTaskData = Omit<z.output<typeof createTaskBody>, 'source'> & {
+  source?: { workspaceId: string; channelId: string; messageId: string } | undefined;
+};
 type UpdateTaskData = z.output<typeof updateTaskBody>;
 type UpdateChecklistItemData = z.output<typeof updateChecklistItemBody>;
 
-export async function createTask(ctx: AppContext, caller: Caller, list: TaskListRow, data: CreateTaskData) {
+export async function createTask(ctx: AppContext, caller: Caller, access: ListAccess, data: CreateTaskData) {
+  const { list } = access;
   return ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     const [last] = await tx
       .select({ position: max(tasks.position) })
       .from(tasks)
@@ -222,13 +256,20 @@ export async function createTask(ctx: AppContext, caller: Caller, list: TaskList
       .insert(tasks)
       .values({
         listId: list.id,
-        ownerId: list.ownerId,
+        ownerId: caller.id,
         title: data.title,
         description: data.description,
         priority: data.priority,
         position: (last?.position ?? -1) + 1,
         createdAt: now,
         updatedAt: now,
+        ...(data.source
+          ? {
+              sourceWorkspaceId: data.source.workspaceId,
+              sourceChannelId: data.source.channelId,
+              sourceMessageId: data.source.messageId,
+            }
+          : {}),
       })
       .returning();
     if (!row) throw new Error('task insert returned nothing');
@@ -244,11 +285,43 @@ export async function updateTask(ctx: AppContext, caller: Caller, access: TaskAc
     changes.description = data.description;
   }
   if (data.priority !== undefined && data.priority !== access.task.priority) changes.priority = data.priority;
-  if (Object.keys(changes).length === 0) return;
-  await ctx.db.transaction(async (tx) => {
+  if (Object.keys(changes).length === 0) return [];
+  // Only people newly mentioned by this save are told (an edit elsewhere does not repeat it).
+  const mentioned =
+    changes.description === undefined
+      ? []
+      : await newlyMentioned(ctx, access, changes.description, access.task.description);
+  return ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     await tx.update(tasks).set(changes).where(eq(tasks.id, access.task.id));
     await record(ctx, tx, caller, access.task.id, 'updated', { fields: Object.keys(changes) });
+    return notify(ctx, tx, mentioned, access.task.id, 'mention', caller);
   });
+}
+
+/**
+ * Who `text` mentions (`@[Name](email)`, as chat writes them) that `before` did not, among the people
+ * who may read the task's board; never anyone outside it.
+ */
+export async function newlyMentioned(
+  ctx: AppContext,
+  access: TaskAccess,
+  text: string,
+  before = '',
+): Promise<string[]> {
+  const already = new Set(parseMentions(before).emails);
+  const emails = parseMentions(text).emails.filter((e) => !already.has(e));
+  if (emails.length === 0) return [];
+  const people = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(sql`lower(${users.email})`, emails));
+  return boardReadersAmong(
+    ctx,
+    access.board.board,
+    people.map((p) => p.id),
+    access.assigneeIds,
+  );
 }
 
 export async function moveTask(
@@ -259,33 +332,45 @@ export async function moveTask(
   position: number | undefined,
 ) {
   if (target.id === access.task.listId) throw badRequest(TASK_MESSAGES.sameList, 'newTaskListId');
+  if (target.boardId !== access.board.board.id) throw badRequest(BOARD_MESSAGES.otherBoard, 'newTaskListId');
   await ctx.db.transaction(async (tx) => {
-    await lockLists(tx, [access.task.listId, target.id]);
+    // The board's lock first: a concurrent move of this card has committed by now, so the list it
+    // is in is read again (the one loaded before may be stale) and both moves apply one after the other.
+    await bumpBoard(tx, access.board);
+    const [now] = await tx.select({ listId: tasks.listId }).from(tasks).where(eq(tasks.id, access.task.id));
+    if (!now) throw notFound(TASK_MESSAGES.taskNotFound);
+    const from = now.listId;
     const current = await boardOf(tx, target.id);
     await tx.update(tasks).set({ listId: target.id, position: -1 }).where(eq(tasks.id, access.task.id));
-    await renumber(tx, tasks, [...current, { id: access.task.id, position: -1 }], access.task.id, position);
+    await renumber(
+      tx,
+      tasks,
+      [...current.filter((r) => r.id !== access.task.id), { id: access.task.id, position: -1 }],
+      access.task.id,
+      position,
+    );
     // The list it left closes the gap.
-    await renumber(tx, tasks, await boardOf(tx, access.task.listId), null, undefined);
+    if (from !== target.id) await renumber(tx, tasks, await boardOf(tx, from), null, undefined);
     const [moved] = await tx
       .select({ position: tasks.position })
       .from(tasks)
       .where(eq(tasks.id, access.task.id));
     await record(ctx, tx, caller, access.task.id, 'moved', {
-      from: access.task.listId,
+      from,
       to: target.id,
       position: moved?.position ?? null,
     });
+    await recordOrder(tx, access.board, [...new Set([from, access.task.listId, target.id])]);
   });
 }
 
-/** Locks list rows (in a stable order) for the rest of the transaction: reorders do not interleave. */
-async function lockLists(tx: Tx, listIds: string[]) {
-  await tx
-    .select({ id: taskLists.id })
-    .from(taskLists)
-    .where(inArray(taskLists.id, listIds))
-    .orderBy(asc(taskLists.id))
-    .for('update');
+/** The committed card order of the lists a move touched, for the board's watchers. */
+async function recordOrder(tx: Tx, scope: BoardScope, listIds: string[]) {
+  const order = [];
+  for (const listId of listIds) {
+    order.push({ taskListId: listId, taskIds: (await boardOf(tx, listId)).map((r) => r.id) });
+  }
+  if (scope.change) scope.change.order = order;
 }
 
 /** A list's board tasks (archived ones are off the board) in board order. */
@@ -304,12 +389,16 @@ function boardOf(tx: Tx, listId: string) {
 export async function repositionTask(ctx: AppContext, caller: Caller, access: TaskAccess, position: number) {
   if (access.task.archivedAt !== null) throw badRequest(TASK_MESSAGES.archivedNotOnBoard, 'position');
   await ctx.db.transaction(async (tx) => {
-    await lockLists(tx, [access.task.listId]);
-    const current = await boardOf(tx, access.task.listId);
+    // The board's lock serialises this with moves; the card's list is read again under it.
+    await bumpBoard(tx, access.board);
+    const [now] = await tx.select({ listId: tasks.listId }).from(tasks).where(eq(tasks.id, access.task.id));
+    const listId = now?.listId ?? access.task.listId;
+    const current = await boardOf(tx, listId);
     const from = current.findIndex((r) => r.id === access.task.id);
     await renumber(tx, tasks, current, access.task.id, position);
     const to = Math.min(position, current.length - 1);
     if (from !== to) await record(ctx, tx, caller, access.task.id, 'reordered', { from, to });
+    await recordOrder(tx, access.board, [listId]);
   });
 }
 
@@ -321,6 +410,7 @@ export async function setDeadline(
 ) {
   const value = deadline === null ? null : new Date(deadline);
   await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     await tx.update(tasks).set({ deadline: value }).where(eq(tasks.id, access.task.id));
     await record(ctx, tx, caller, access.task.id, 'deadline', { deadline: value?.toISOString() ?? null });
   });
@@ -346,7 +436,19 @@ async function assertRoomOnTask(
 
 /** Returns the ids of the notifications it created (for the owner and assignees but the commenter). */
 export async function addComment(ctx: AppContext, caller: Caller, access: TaskAccess, text: string) {
+  const mentioned = await newlyMentioned(ctx, access, text);
+  // The task's creator and assignees hear of the comment, each only while they can read the board;
+  // whoever is mentioned gets the mention instead.
+  const followers = (
+    await boardReadersAmong(
+      ctx,
+      access.board.board,
+      [access.task.ownerId, ...access.assigneeIds],
+      access.assigneeIds,
+    )
+  ).filter((id) => !mentioned.includes(id));
   return ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     await assertRoomOnTask(tx, access.task.id, {
       table: taskComments,
       max: TASK_COMMENTS_MAX,
@@ -357,13 +459,16 @@ export async function addComment(ctx: AppContext, caller: Caller, access: TaskAc
       .values({ taskId: access.task.id, userId: caller.id, text, createdAt: ctx.now() })
       .returning({ id: taskComments.id });
     await record(ctx, tx, caller, access.task.id, 'commented', { commentId: row?.id });
-    const recipients = [access.list.ownerId, ...access.assigneeIds];
-    return notify(ctx, tx, recipients, access.task.id, 'comment', caller);
+    return [
+      ...(await notify(ctx, tx, followers, access.task.id, 'comment', caller)),
+      ...(await notify(ctx, tx, mentioned, access.task.id, 'mention', caller)),
+    ];
   });
 }
 
 export async function addChecklistItem(ctx: AppContext, caller: Caller, access: TaskAccess, title: string) {
   await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     await assertRoomOnTask(tx, access.task.id, {
       table: taskChecklistItems,
       max: TASK_CHECKLIST_MAX,
@@ -399,6 +504,7 @@ export async function updateChecklistItem(
   data: UpdateChecklistItemData,
 ) {
   await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     const item = await checklistItemOf(tx, access.task.id, itemId);
     const changes: { done?: boolean; title?: string } = {};
     if (data.status !== undefined) changes.done = data.status;
@@ -419,6 +525,7 @@ export async function removeChecklistItem(
   itemId: string,
 ) {
   await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     const item = await checklistItemOf(tx, access.task.id, itemId);
     await tx.delete(taskChecklistItems).where(eq(taskChecklistItems.id, item.id));
     await record(ctx, tx, caller, access.task.id, 'checklist.removed', {
@@ -432,6 +539,7 @@ export async function removeChecklistItem(
 export async function addLabel(ctx: AppContext, caller: Caller, access: TaskAccess, label: string) {
   try {
     await ctx.db.transaction(async (tx) => {
+      await bumpBoard(tx, access.board);
       await assertRoomOnTask(tx, access.task.id, {
         table: taskLabels,
         max: TASK_LABELS_MAX,
@@ -448,6 +556,7 @@ export async function addLabel(ctx: AppContext, caller: Caller, access: TaskAcce
 
 export async function removeLabel(ctx: AppContext, caller: Caller, access: TaskAccess, label: string) {
   await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     const removed = await tx
       .delete(taskLabels)
       .where(and(eq(taskLabels.taskId, access.task.id), eq(taskLabels.label, label)))
@@ -461,6 +570,7 @@ export async function removeLabel(ctx: AppContext, caller: Caller, access: TaskA
 export async function setArchived(ctx: AppContext, caller: Caller, access: TaskAccess, archived: boolean) {
   if ((access.task.archivedAt !== null) === archived) return;
   await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     await tx
       .update(tasks)
       .set({ archivedAt: archived ? ctx.now() : null })
@@ -475,12 +585,22 @@ export async function setArchived(ctx: AppContext, caller: Caller, access: TaskA
  */
 export async function setAssignees(ctx: AppContext, caller: Caller, access: TaskAccess, userIds: string[]) {
   const wanted = [...new Set(userIds.map((id) => id.toLowerCase()))];
-  const allowed = await coMembersAmong(ctx, access.list.ownerId, wanted);
-  if (wanted.some((id) => !allowed.has(id))) throw badRequest(TASK_MESSAGES.assigneeNotColleague, 'userIds');
+  const board = access.board.board;
+  if (board.ownerId) {
+    // A personal board: colleagues of its owner (sharing a workspace), as before boards.
+    const allowed = await coMembersAmong(ctx, board.ownerId, wanted.filter(isUuid));
+    if (wanted.some((id) => !allowed.has(id)))
+      throw badRequest(TASK_MESSAGES.assigneeNotColleague, 'userIds');
+  } else {
+    const members = await boardReadersAmong(ctx, board, wanted.filter(isUuid));
+    if (wanted.some((id) => !members.includes(id)))
+      throw badRequest(BOARD_MESSAGES.assigneeNotMember, 'userIds');
+  }
   const added = wanted.filter((id) => !access.assigneeIds.includes(id));
   const removed = access.assigneeIds.filter((id) => !wanted.includes(id));
   if (added.length === 0 && removed.length === 0) return { removed, notificationIds: [] };
   return ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
     if (removed.length) {
       await tx
         .delete(taskAssignees)
@@ -495,5 +615,37 @@ export async function setAssignees(ctx: AppContext, caller: Caller, access: Task
     await record(ctx, tx, caller, access.task.id, 'assigned', { added, removed });
     const notificationIds = await notify(ctx, tx, added, access.task.id, 'assigned', caller);
     return { removed, notificationIds };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Attachments (the file service stores, authorizes and sweeps the files; this records the change)
+
+/** Puts the caller's upload for this board on the task (404 when it is not such an upload). */
+export async function attachToTask(ctx: AppContext, caller: Caller, access: TaskAccess, fileId: string) {
+  if (!isUuid(fileId)) throw notFound(FILE_MESSAGES.attachmentNotFound);
+  await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
+    await attachFileToTask(tx, {
+      fileId,
+      taskId: access.task.id,
+      boardId: access.board.board.id,
+      userId: caller.id,
+      now: ctx.now(),
+    });
+    await record(ctx, tx, caller, access.task.id, 'attachment.added', { fileId });
+  });
+}
+
+/** After the file service deleted a card's file: the change is recorded on the task and its board. */
+export async function recordAttachmentRemoved(
+  ctx: AppContext,
+  caller: Caller,
+  access: TaskAccess,
+  fileId: string,
+) {
+  await ctx.db.transaction(async (tx) => {
+    await bumpBoard(tx, access.board);
+    await record(ctx, tx, caller, access.task.id, 'attachment.removed', { fileId });
   });
 }

@@ -352,3 +352,43 @@ export async function workspacesRequiringTwoFactorAdministeredBy(
     .orderBy(asc(workspaces.name));
   return rows.map((r) => r.name);
 }
+
+/** The workspaces the user belongs to, with their role, by name (the board switcher). */
+export async function listMemberships(ctx: AppContext, userId: string) {
+  return ctx.db
+    .select({ id: workspaces.id, name: workspaces.name, role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+    .where(eq(workspaceMembers.userId, userId))
+    .orderBy(asc(sql`lower(${workspaces.name})`), asc(workspaces.id));
+}
+
+/** The members of a workspace as people with their role, by first and last name. */
+export async function listWorkspaceMembersWithRoles(ctx: AppContext, workspaceId: string) {
+  return ctx.db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      role: workspaceMembers.role,
+    })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(eq(workspaceMembers.workspaceId, workspaceId))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
+}
+
+/** The current names of these workspaces (a link stores the id; names change). */
+export async function workspaceNamesByIds(
+  ctx: AppContext,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)].filter(isUuid);
+  if (unique.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: workspaces.id, name: workspaces.name })
+    .from(workspaces)
+    .where(inArray(workspaces.id, unique));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

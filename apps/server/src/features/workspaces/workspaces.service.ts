@@ -155,6 +155,7 @@ export async function createWorkspace(
       await tx
         .insert(workspaceMembers)
         .values({ workspaceId: ws.id, userId: caller.id, role: 'admin', joinedAt: now });
+      await ctx.bus.emitStrict('workspaceCreated', { workspaceId: ws.id, createdBy: caller.id, db: tx });
       const invitees = [...byEmail].map(([email, role]) => ({ email, role }));
       const { sent } = await insertInvitations(ctx, tx, ws, caller, invitees);
       return { workspace: ws, sent };
