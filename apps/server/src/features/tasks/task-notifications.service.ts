@@ -4,7 +4,13 @@ import type { AppContext } from '../../context.ts';
 import { taskAssignees, taskNotifications, tasks, users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Caller } from '../workspaces/workspaces.access.ts';
-import { type PersonView, person, type TaskNotificationRow, type Tx } from './tasks.access.ts';
+import {
+  type PersonView,
+  person,
+  type TaskNotificationRow,
+  type Tx,
+  taskVisibleSql,
+} from './tasks.access.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Notifications: created in the transaction of the change they tell about; pushed after the commit.
@@ -34,13 +40,19 @@ export async function notify(
   return rows.map((r) => r.id);
 }
 
-/** The caller can still see the notification's task (owner or assignee). */
-const visibleTo = (callerId: string) =>
-  or(
-    eq(tasks.ownerId, callerId),
-    exists(
-      sql`(select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${callerId})`,
+/** The caller can still see the notification's task (through its board). */
+const visibleTo = (callerId: string) => taskVisibleSql(sql`${tasks.id}`, sql`${callerId}::uuid`);
+
+/** The caller created the task or is assigned to it (whom a deadline concerns), and still sees it. */
+const concerns = (callerId: string) =>
+  and(
+    or(
+      eq(tasks.ownerId, callerId),
+      exists(
+        sql`(select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${callerId})`,
+      ),
     ),
+    visibleTo(callerId),
   );
 
 /**
@@ -55,7 +67,7 @@ export async function createDueNotifications(ctx: AppContext, caller: Caller): P
     .from(tasks)
     .where(
       and(
-        visibleTo(caller.id),
+        concerns(caller.id),
         isNull(tasks.archivedAt),
         gte(tasks.deadline, now),
         lte(tasks.deadline, new Date(now.getTime() + TASK_DUE_SOON_MS)),
