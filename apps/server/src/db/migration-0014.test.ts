@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Migration 0014 (boards) on a database with data in it: applied after 0013 to users with lists and
+ * tasks and to existing workspaces. PGlite, or a fresh PostgreSQL database in the postgres project.
+ */
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+let upTo13: string;
+
+interface Runner {
+  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  migrate(folder: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openRunner(): Promise<Runner> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (process.env.COHORT_TEST_DB === 'postgres' && serverUrl) {
+    const name = `cohort_mig_${randomUUID().replaceAll('-', '')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const pool = new pg.Pool({ connectionString: url.toString() });
+    return {
+      query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+      migrate: (folder) => migratePg(drizzlePg(pool) as never, { migrationsFolder: folder }),
+      close: async () => {
+        await pool.end();
+        const c = new pg.Client({ connectionString: serverUrl });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const client = await PGlite.create('memory://');
+  return {
+    query: async (text, params) => (await client.query(text, params as unknown[])).rows as never,
+    migrate: (folder) => migrate(drizzle({ client }) as never, { migrationsFolder: folder }),
+    close: () => client.close(),
+  };
+}
+
+let db: Runner;
+beforeAll(async () => {
+  // The committed migrations as they were before boards: 0000..0013.
+  upTo13 = mkdtempSync(join(tmpdir(), 'cohort-mig-'));
+  cpSync(migrationsFolder, upTo13, { recursive: true });
+  rmSync(join(upTo13, '0014_boards.sql'));
+  const journalPath = join(upTo13, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ idx: number }> };
+  journal.entries = journal.entries.filter((e) => e.idx <= 13);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  db = await openRunner();
+}, 60_000);
+afterAll(async () => {
+  await db?.close();
+  rmSync(upTo13, { recursive: true, force: true });
+});
+
+describe('migration 0014 (boards)', () => {
+  it('moves existing lists onto personal boards and gives every workspace a Team board', async () => {
+    await db.migrate(upTo13);
+    const user = async (email: string) =>
+      (
+        await db.query<{ id: string }>(
+          `insert into users (email, password_hash, first_name, last_name) values ($1, 'x', 'A', 'B') returning id`,
+          [email],
+        )
+      )[0]?.id as string;
+    const ann = await user('ann@example.com');
+    const bob = await user('bob@example.com');
+    const cid = await user('cid@example.com');
+    const list = async (owner: string, title: string, position: number) =>
+      (
+        await db.query<{ id: string }>(
+          'insert into task_lists (owner_id, title, position) values ($1, $2, $3) returning id',
+          [owner, title, position],
+        )
+      )[0]?.id as string;
+    const annTodo = await list(ann, 'Todo', 0);
+    const annDone = await list(ann, 'Done', 1);
+    const bobTodo = await list(bob, 'todo', 0);
+    const task = (
+      await db.query<{ id: string }>(
+        `insert into tasks (list_id, owner_id, title) values ($1, $2, 'Write') returning id`,
+        [annTodo, ann],
+      )
+    )[0]?.id as string;
+    const ws = (
+      await db.query<{ id: string }>(
+        `insert into workspaces (name, description, created_by) values ('acme', 'x', $1) returning id`,
+        [cid],
+      )
+    )[0]?.id as string;
+
+    await db.migrate(migrationsFolder);
+
+    const boards = await db.query<{
+      id: string;
+      owner_id: string | null;
+      workspace_id: string | null;
+      title: string;
+      rev: string;
+    }>('select id, owner_id, workspace_id, title, rev from task_boards order by title, owner_id');
+    const personalOf = (owner: string) => boards.find((b) => b.owner_id === owner);
+    expect(personalOf(ann)).toBeDefined();
+    expect(personalOf(bob)).toBeDefined();
+    expect(personalOf(cid)).toBeUndefined(); // no lists: created on first use
+    expect(boards.filter((b) => b.workspace_id === ws).map((b) => b.title)).toEqual(['Team board']);
+    const lists = await db.query<{ id: string; board_id: string; position: number }>(
+      'select id, board_id, position from task_lists',
+    );
+    const boardOf = (id: string) => lists.find((l) => l.id === id)?.board_id;
+    expect(boardOf(annTodo)).toBe(personalOf(ann)?.id);
+    expect(boardOf(annDone)).toBe(personalOf(ann)?.id);
+    expect(boardOf(bobTodo)).toBe(personalOf(bob)?.id);
+    expect(
+      (await db.query<{ list_id: string }>('select list_id from tasks where id = $1', [task]))[0]?.list_id,
+    ).toBe(annTodo);
+    // Lists are unique per board now, and the personal board is one per owner.
+    await expect(
+      db.query('insert into task_lists (owner_id, board_id, title) values ($1, $2, $3)', [
+        ann,
+        personalOf(ann)?.id,
+        'TODO',
+      ]),
+    ).rejects.toThrow();
+    await expect(
+      db.query(`insert into task_boards (owner_id, title) values ($1, 'again')`, [ann]),
+    ).rejects.toThrow();
+    await expect(
+      db.query(`insert into task_boards (owner_id, workspace_id, title) values ($1, $2, 'both')`, [cid, ws]),
+    ).rejects.toThrow();
+    // A mention notification is a valid kind.
+    await db.query(`insert into task_notifications (user_id, task_id, kind) values ($1, $2, 'mention')`, [
+      bob,
+      task,
+    ]);
+  });
+});
