@@ -65,6 +65,27 @@ const everyone = (code: number): Expected => Object.fromEntries(ACTORS.map((a) =
 
 type Vars = Record<string, string>;
 
+/** The workspace's Team board and a card on it (made once, by the admin). */
+let teamCardMade: Promise<{ board: string; list: string; task: string }> | undefined;
+function teamCard(sc: Scene) {
+  teamCardMade ??= (async () => {
+    const boards = (await sc.make('GET', '/api/boards', 'admin')) as Array<{
+      _id: string;
+      workspace: { _id: string } | null;
+    }>;
+    const board = boards.find((b) => b.workspace?._id === sc.ws.id)?._id;
+    if (!board) throw new Error('no team board');
+    const list = (
+      await sc.make('POST', '/api/tasklists', 'admin', { title: uniqueName('l'), boardId: board })
+    )._id;
+    const task = (
+      await sc.make('POST', '/api/tasks', 'admin', { title: uniqueName('card'), taskListId: list })
+    )._id;
+    return { board, list, task } as { board: string; list: string; task: string };
+  })();
+  return teamCardMade;
+}
+
 interface Row {
   /** `METHOD /registered/:url`, exactly as the router has it. */
   route: string;
@@ -779,6 +800,80 @@ const ROWS: Row[] = [
     expected: signedIn(201),
   },
 
+  // -- Boards (issue 20: the workspace's Team board; its card is the admin's) -----------------------
+  { route: 'GET /api/boards', url: () => '/api/boards', expected: signedIn(200) },
+  {
+    route: 'POST /api/workspaces/:workspaceName/boards',
+    url: (sc) => `/api/workspaces/${sc.ws.name}/boards`,
+    body: () => ({ title: uniqueName('board') }),
+    expected: member(403, 403, 201),
+  },
+  {
+    route: 'GET /api/boards/:boardId',
+    prepare: async (sc) => ({ id: (await teamCard(sc)).board }),
+    url: (_sc, v) => `/api/boards/${v.id}`,
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'GET /api/boards/:boardId/activity',
+    prepare: async (sc) => ({ id: (await teamCard(sc)).board }),
+    url: (_sc, v) => `/api/boards/${v.id}/activity`,
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'PATCH /api/boards/:boardId',
+    prepare: async (sc) => ({ id: (await teamCard(sc)).board }),
+    url: (_sc, v) => `/api/boards/${v.id}`,
+    body: () => ({ title: uniqueName('renamed') }),
+    expected: member(403, 403, 200),
+  },
+  {
+    route: 'DELETE /api/boards/:boardId',
+    prepare: async (sc) => ({
+      id: (await sc.make('POST', `/api/workspaces/${sc.ws.name}/boards`, 'admin', { title: uniqueName('b') }))
+        ._id,
+    }),
+    url: (_sc, v) => `/api/boards/${v.id}`,
+    expected: member(403, 403, 204),
+  },
+  {
+    route: 'GET /api/tasks/preview/:id',
+    prepare: async (sc) => ({ id: (await teamCard(sc)).task }),
+    url: (_sc, v) => `/api/tasks/preview/${v.id}`,
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'POST /api/files',
+    variant: 'to a card of the team board',
+    url: () => '/api/files',
+    send: async (sc, actor) => sc.uploadFile(actor, { taskId: (await teamCard(sc)).task }),
+    expected: member(403, 201, 201),
+  },
+  {
+    route: 'POST /api/tasks/:id/attachments',
+    prepare: async (sc, actor) => {
+      const { task } = await teamCard(sc);
+      // Each caller attaches their own upload (an editor's or admin's; others' never get this far).
+      const by = actor === 'editor' || actor === 'admin' ? actor : 'admin';
+      const res = await sc.uploadFile(by, { taskId: task });
+      return { id: task, fileId: JSON.parse(res.body)._id };
+    },
+    url: (_sc, v) => `/api/tasks/${v.id}/attachments`,
+    body: (_sc, v) => ({ fileId: v.fileId }),
+    expected: member(403, 201, 201),
+  },
+  {
+    route: 'DELETE /api/tasks/:id/attachments/:fileId',
+    prepare: async (sc) => {
+      const { task } = await teamCard(sc);
+      const fileId = JSON.parse((await sc.uploadFile('admin', { taskId: task })).body)._id;
+      await sc.make('POST', `/api/tasks/${task}/attachments`, 'admin', { fileId });
+      return { id: task, fileId };
+    },
+    url: (_sc, v) => `/api/tasks/${v.id}/attachments/${v.fileId}`,
+    expected: member(403, 200, 200),
+  },
+
   // -- Tasks (the admin's lists; the task is assigned to the editor) --------------------------------
   { route: 'GET /api/tasklists', url: () => '/api/tasklists', expected: signedIn(200) },
   {
@@ -1220,9 +1315,14 @@ async function ack(socket: Socket, event: string, payload: unknown): Promise<Out
     ok: boolean;
     message?: unknown;
     reason?: string;
+    error?: string;
   };
   if (answer.ok) return 'ok';
-  return answer.reason ?? (typeof answer.message === 'string' ? answer.message : JSON.stringify(answer));
+  return (
+    answer.reason ??
+    answer.error ??
+    (typeof answer.message === 'string' ? answer.message : JSON.stringify(answer))
+  );
 }
 
 /** Every `userTyping` that reaches `socket` from now on (the listener stays for the socket's life). */
@@ -1313,6 +1413,18 @@ const SOCKET_ROWS: SocketRow[] = [
       expected: allOk(),
     }),
   ),
+  {
+    namespace: '/tasks',
+    event: 'watchBoard',
+    run: async (sc, _a, socket) => ack(socket, 'watchBoard', { boardId: (await teamCard(sc)).board }),
+    expected: readers('Board not found'),
+  },
+  {
+    namespace: '/tasks',
+    event: 'unwatchBoard',
+    run: async (sc, _a, socket) => ack(socket, 'unwatchBoard', { boardId: (await teamCard(sc)).board }),
+    expected: allOk(),
+  },
   {
     namespace: '/chat',
     event: 'joinChannel',

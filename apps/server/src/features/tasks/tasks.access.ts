@@ -183,15 +183,14 @@ export async function loadTaskListByNameForUser(
   caller: Caller,
   name: string,
 ): Promise<ListAccess> {
-  const board = await personalBoardAccess(ctx, caller);
+  // Read without creating the personal board: a refused request changes nothing.
   const [row] = await ctx.db
-    .select()
+    .select({ list: taskLists, board: taskBoards })
     .from(taskLists)
-    .where(
-      and(eq(taskLists.boardId, board.board.id), sql`lower(${taskLists.title}) = lower(${name.trim()})`),
-    );
+    .innerJoin(taskBoards, eq(taskBoards.id, taskLists.boardId))
+    .where(and(eq(taskBoards.ownerId, caller.id), sql`lower(${taskLists.title}) = lower(${name.trim()})`));
   if (!row) throw taskListNotFound();
-  return { list: row, board };
+  return { list: row.list, board: { board: row.board, workspace: null, role: 'owner' } };
 }
 
 /**
