@@ -3,8 +3,8 @@ import type { Task } from '@cohort/shared/tasks';
 import { useQueries } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { sectionHeading } from './section-heading.ts';
 import { boardQuery } from './boards.queries.ts';
+import { sectionHeading } from './section-heading.ts';
 import { formatDeadline } from './tasks.queries.ts';
 
 type Column = 'title' | 'status' | 'priority' | 'deadline' | 'assigned';

@@ -13,8 +13,8 @@ import {
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import NotFoundPage from '../../app/not-found-page.tsx';
-import { ApiError } from '../../lib/api.ts';
 import { inputClasses } from '../../components/ui/field.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { type Theme, useTheme, writeTheme } from '../../lib/theme.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
