@@ -234,7 +234,9 @@ test('no route scrolls sideways at 390 px, signed out or in, with real data', as
   const { _id: taskId } = (await task.json()) as { _id: string };
   const ws = encodeURIComponent(name);
   // Ada's personal board comes first in her board list.
-  const [personalBoard] = (await (await ada.context.request.get('/api/boards')).json()) as Array<{ _id: string }>;
+  const [personalBoard] = (await (await ada.context.request.get('/api/boards')).json()) as Array<{
+    _id: string;
+  }>;
 
   // One concrete URL per route pattern.
   const urls: Record<string, string> = {

@@ -33,6 +33,7 @@ import {
   markChannelRead,
   setChannelMuted,
 } from '../reads/reads.public.ts';
+import { CreateTaskFromMessageDialog, TaskLinkPreviews } from '../tasks/tasks.public.ts';
 import { membersQuery } from '../workspaces/workspaces.public.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';
@@ -147,6 +148,7 @@ function ChannelConversation({
   const chat = useChannelChat(workspaceName, channel._id, me._id, anchorSeq);
   const { state } = chat;
   const [editing, setEditing] = useState<string | null>(null);
+  const [taskFrom, setTaskFrom] = useState<{ _id: string; content: string } | null>(null);
   // A notification's link may also name the thread to open: `&thread=<parent id>`.
   const [threadId, setThreadId] = useState<string | null>(() => params.get('thread'));
   const target = targetId ? state.messages.find((m) => m._id === targetId) : undefined;
@@ -238,11 +240,13 @@ function ChannelConversation({
               onEdit={() => setEditing(message._id)}
               onDelete={() => chat.remove(message._id)}
               onReply={layout.inThread || message.parentId ? undefined : () => setThreadId(message._id)}
+              onCreateTask={() => setTaskFrom({ _id: message._id, content: message.content })}
             />
           )
         }
         below={
           <>
+            {!message.deleted && <TaskLinkPreviews text={message.content} />}
             <ReactionsRow
               reactions={message.reactions}
               myId={me._id}
@@ -312,6 +316,14 @@ function ChannelConversation({
           onReply={(content) => chat.reply(thread._id, content)}
           onClose={() => setThreadId(null)}
           mentionCandidates={mentionCandidates}
+        />
+      )}
+      {taskFrom && (
+        <CreateTaskFromMessageDialog
+          workspaceName={workspaceName}
+          channelId={channel._id}
+          message={taskFrom}
+          onClose={() => setTaskFrom(null)}
         />
       )}
     </div>
