@@ -5,7 +5,7 @@ import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell, BellOff, Lock, Sparkles, Video } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
@@ -319,12 +319,14 @@ function ChannelConversation({
         />
       )}
       {taskFrom && (
-        <CreateTaskFromMessageDialog
-          workspaceName={workspaceName}
-          channelId={channel._id}
-          message={taskFrom}
-          onClose={() => setTaskFrom(null)}
-        />
+        <Suspense fallback={null}>
+          <CreateTaskFromMessageDialog
+            workspaceName={workspaceName}
+            channelId={channel._id}
+            message={taskFrom}
+            onClose={() => setTaskFrom(null)}
+          />
+        </Suspense>
       )}
     </div>
   );

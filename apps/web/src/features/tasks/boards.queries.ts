@@ -1,4 +1,4 @@
-import type { Board, BoardActivityItem, BoardDetail, TaskPreview } from '@cohort/shared/boards';
+import type { Board, BoardActivityItem, BoardDetail } from '@cohort/shared/boards';
 import type { Task, TaskDetail, TaskList, TaskSourceMessage } from '@cohort/shared/tasks';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
@@ -12,7 +12,6 @@ export const boardKeys = {
   all: () => [...taskKeys.all, 'boards'] as const,
   detail: (boardId: string) => [...taskKeys.all, 'board', boardId] as const,
   activity: (boardId: string) => [...taskKeys.all, 'board-activity', boardId] as const,
-  preview: (taskId: string) => ['task-preview', taskId] as const,
 };
 
 /** For invalidations that should leave open boards alone (they are patched live). */
@@ -39,14 +38,6 @@ export const boardActivityQuery = (boardId: string) =>
   queryOptions({
     queryKey: boardKeys.activity(boardId),
     queryFn: ({ signal }) => api.get<BoardActivityItem[]>(`${boardPath(boardId)}/activity`, signal),
-  });
-
-export const taskPreviewQuery = (taskId: string) =>
-  queryOptions({
-    queryKey: boardKeys.preview(taskId),
-    queryFn: ({ signal }) => api.get<TaskPreview>(`/api/tasks/preview/${encodeURIComponent(taskId)}`, signal),
-    retry: false,
-    staleTime: 60_000,
   });
 
 export const boardApi = {

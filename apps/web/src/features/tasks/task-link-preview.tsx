@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { ListTodo } from 'lucide-react';
-import { Link } from 'react-router';
-import { taskPreviewQuery } from './boards.queries.ts';
-import { PriorityBadge } from './task-card-summary.tsx';
+import { lazy, Suspense } from 'react';
+
+/** Loaded with the first message that links a task: the channel page does not carry it otherwise. */
+const TaskPreviewCard = lazy(() => import('./task-preview-card.tsx'));
 
 const TASK_LINK =
   /(?:https?:\/\/([^\s/]+))?\/tasks\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gi;
@@ -20,43 +19,17 @@ export function taskLinkIds(text: string, host = typeof window === 'undefined' ?
   return ids.slice(0, PREVIEWS_MAX);
 }
 
-/** One linked task, for those who can see it (nothing while loading or when it is not visible). */
-function TaskPreviewCard({ taskId }: { taskId: string }) {
-  const preview = useQuery(taskPreviewQuery(taskId));
-  if (!preview.data) return null;
-  const task = preview.data;
-  return (
-    <Link
-      to={`/tasks/${encodeURIComponent(task._id)}`}
-      aria-label={`Task ${task.title}`}
-      className="mt-1 flex max-w-sm items-start gap-2 rounded-lg border border-slate-200 bg-white p-2 text-sm shadow-sm hover:border-indigo-400"
-    >
-      <ListTodo aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-indigo-600" />
-      <span className="min-w-0">
-        <span className="block font-semibold break-words text-slate-900">
-          {task.title}
-          {task.archived && <span className="ml-1 font-normal text-slate-500">(archived)</span>}
-        </span>
-        <span className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-600">
-          <span>
-            {task.board.title} · {task.listTitle}
-          </span>
-          <PriorityBadge priority={task.priority} />
-        </span>
-      </span>
-    </Link>
-  );
-}
-
 /** Preview cards under a chat message for the task links in its text. */
 export function TaskLinkPreviews({ text }: { text: string }) {
   const ids = taskLinkIds(text);
   if (ids.length === 0) return null;
   return (
     <div className="px-1">
-      {ids.map((id) => (
-        <TaskPreviewCard key={id} taskId={id} />
-      ))}
+      <Suspense fallback={null}>
+        {ids.map((id) => (
+          <TaskPreviewCard key={id} taskId={id} />
+        ))}
+      </Suspense>
     </div>
   );
 }
