@@ -233,6 +233,10 @@ test('no route scrolls sideways at 390 px, signed out or in, with real data', as
   expect(task.status()).toBe(201);
   const { _id: taskId } = (await task.json()) as { _id: string };
   const ws = encodeURIComponent(name);
+  // Ada's personal board comes first in her board list.
+  const [personalBoard] = (await (await ada.context.request.get('/api/boards')).json()) as Array<{
+    _id: string;
+  }>;
 
   // One concrete URL per route pattern.
   const urls: Record<string, string> = {
@@ -249,6 +253,7 @@ test('no route scrolls sideways at 390 px, signed out or in, with real data', as
     '/contact': '/contact',
     '/mesh': '/mesh',
     '/task': '/task',
+    '/task/board/:boardId': `/task/board/${personalBoard?._id}`,
     '/video': '/video',
     '/videocall': `/videocall?room=${channels.general}&workspace=${ws}`,
     '/workspace/create': '/workspace/create',

@@ -66,6 +66,8 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/mesh', element: <MeshPage /> },
           { path: '/task', element: <TaskboardPage /> },
+          // Not in the spec's table: one board of the taskboard (issue 20); /task opens the last used one.
+          { path: '/task/board/:boardId', element: <TaskboardPage /> },
           { path: '/video', element: <VideoPage /> },
           { path: '/videocall', element: <VideoMeetingPage /> },
           { path: '/workspace/create', element: <CreateWorkspacePage /> },

@@ -1,8 +1,11 @@
 import { type StoredFile, storedFile, THUMBNAIL_MAX_SIDE } from '@cohort/shared/files';
 import { ApiError, NetworkError } from '../../lib/api.ts';
 
-/** Where a composer's files go: a channel, or a direct conversation with this e-mail. */
-export type UploadTarget = { workspaceName: string; channelId: string } | { dmWith: string };
+/** Where a composer's files go: a channel, a direct conversation with this e-mail, or a task card. */
+export type UploadTarget =
+  | { workspaceName: string; channelId: string }
+  | { dmWith: string }
+  | { taskId: string };
 
 /** Uploads one file (target fields first, as the server wants them before the file part). */
 export async function uploadFile(

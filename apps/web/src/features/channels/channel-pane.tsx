@@ -5,7 +5,7 @@ import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell, BellOff, Lock, Sparkles, Video } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
@@ -33,6 +33,7 @@ import {
   markChannelRead,
   setChannelMuted,
 } from '../reads/reads.public.ts';
+import { CreateTaskFromMessageDialog, TaskLinkPreviews } from '../tasks/tasks.public.ts';
 import { membersQuery } from '../workspaces/workspaces.public.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';
@@ -147,6 +148,7 @@ function ChannelConversation({
   const chat = useChannelChat(workspaceName, channel._id, me._id, anchorSeq);
   const { state } = chat;
   const [editing, setEditing] = useState<string | null>(null);
+  const [taskFrom, setTaskFrom] = useState<{ _id: string; content: string } | null>(null);
   // A notification's link may also name the thread to open: `&thread=<parent id>`.
   const [threadId, setThreadId] = useState<string | null>(() => params.get('thread'));
   const target = targetId ? state.messages.find((m) => m._id === targetId) : undefined;
@@ -238,11 +240,13 @@ function ChannelConversation({
               onEdit={() => setEditing(message._id)}
               onDelete={() => chat.remove(message._id)}
               onReply={layout.inThread || message.parentId ? undefined : () => setThreadId(message._id)}
+              onCreateTask={() => setTaskFrom({ _id: message._id, content: message.content })}
             />
           )
         }
         below={
           <>
+            {!message.deleted && <TaskLinkPreviews text={message.content} />}
             <ReactionsRow
               reactions={message.reactions}
               myId={me._id}
@@ -313,6 +317,16 @@ function ChannelConversation({
           onClose={() => setThreadId(null)}
           mentionCandidates={mentionCandidates}
         />
+      )}
+      {taskFrom && (
+        <Suspense fallback={null}>
+          <CreateTaskFromMessageDialog
+            workspaceName={workspaceName}
+            channelId={channel._id}
+            message={taskFrom}
+            onClose={() => setTaskFrom(null)}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import { MESSAGE_MAX_LENGTH, type MessageReaction } from '@cohort/shared/chat';
-import { MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
+import { ListPlus, MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
 import { type KeyboardEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { EmojiPicker } from '../../components/composer/emoji-picker.tsx';
@@ -28,6 +28,8 @@ interface MessageActionsProps {
   onDelete: () => Promise<unknown>;
   /** Absent where there are no threads (direct messages, replies themselves). */
   onReply?: () => void;
+  /** "Create task from message" (channel messages). */
+  onCreateTask?: (() => void) | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ export function MessageActions({
   onEdit,
   onDelete,
   onReply,
+  onCreateTask,
 }: MessageActionsProps) {
   const [picking, setPicking] = useState(false);
   // The full emoji picker (any emoji, not only the quick ones), in a dialog of its own.
@@ -106,6 +109,17 @@ export function MessageActions({
           {onReply && (
             <button type="button" className={iconButton} aria-label="Reply in thread" onClick={onReply}>
               <MessageSquare aria-hidden="true" className="size-4" />
+            </button>
+          )}
+          {onCreateTask && (
+            <button
+              type="button"
+              className={iconButton}
+              aria-label="Create task from message"
+              title="Create task from message"
+              onClick={onCreateTask}
+            >
+              <ListPlus aria-hidden="true" className="size-4" />
             </button>
           )}
           {canEdit && (

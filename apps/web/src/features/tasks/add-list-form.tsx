@@ -6,11 +6,11 @@ import { inputClasses } from '../../components/ui/field.tsx';
 import { useCreateTaskList } from './tasks.queries.ts';
 
 /** "Add another list": an inline form; a blank name is refused without a request. */
-export function AddListForm() {
+export function AddListForm({ boardId }: { boardId?: string }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [error, setError] = useState('');
-  const create = useCreateTaskList();
+  const create = useCreateTaskList(boardId);
   const fieldId = useId();
 
   function close() {

@@ -1,44 +1,17 @@
-import type { Task, TaskList } from '@cohort/shared/tasks';
+import type { TaskList } from '@cohort/shared/tasks';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../test/render.tsx';
 import { BoardsSection } from './boards-section.tsx';
+import { aBoardDetail, aCard, aList } from './test-data.ts';
 
-function aTask(id: string, title: string, taskListId: string, position: number): Task {
-  return {
-    _id: id,
-    title,
-    description: '',
-    priority: 'Medium',
-    createdBy: 'ada@example.com',
-    taskListId,
-    labels: [],
-    checklist: [],
-    assignedTo: [],
-    dates: { deadline: null },
-    comments: [],
-    archived: false,
-    position,
-    createdAt: '2025-01-01T10:00:00.000Z',
-    updatedAt: '2025-01-01T10:00:00.000Z',
-  };
-}
-
-const TODO = [aTask('a', 'Alpha', 'l1', 0), aTask('b', 'Beta', 'l1', 1), aTask('c', 'Gamma', 'l1', 2)];
+const TODO = [aCard('a', 'Alpha', 'l1', 0), aCard('b', 'Beta', 'l1', 1), aCard('c', 'Gamma', 'l1', 2)];
 const LISTS: TaskList[] = [
-  {
-    _id: 'l1',
-    name: 'To do',
-    title: 'To do',
-    createdBy: 'ada@example.com',
-    position: 0,
-    cards: [],
-    tasks: TODO,
-  },
-  { _id: 'l2', name: 'Done', title: 'Done', createdBy: 'ada@example.com', position: 1, cards: [], tasks: [] },
+  aList({ tasks: TODO }),
+  aList({ _id: 'l2', name: 'Done', title: 'Done', position: 1 }),
 ];
 
-/** A fetch stub that sees query strings (the board asks for each list's tasks by id). */
+/** A fetch stub for the board (GET /api/boards/b1) that records every write. */
 function stubBoard(write: { status: number; json?: unknown } = { status: 200, json: {} }) {
   const writes: Array<{ method: string; path: string; body: unknown }> = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -46,9 +19,7 @@ function stubBoard(write: { status: number; json?: unknown } = { status: 200, js
     const url = new URL(String(input), 'http://localhost');
     let json: unknown = {};
     let status = 200;
-    if (method === 'GET' && url.pathname === '/api/tasklists') json = LISTS;
-    else if (method === 'GET' && url.pathname === '/api/tasks')
-      json = url.searchParams.get('taskListId') === 'l1' ? TODO : [];
+    if (method === 'GET' && url.pathname === '/api/boards/b1') json = aBoardDetail({ lists: LISTS });
     else {
       writes.push({
         method,
@@ -71,7 +42,7 @@ const titles = (listName: string) =>
     .map((b) => b.getAttribute('aria-label'));
 
 async function renderBoard() {
-  renderAt('/task', <BoardsSection search="" onOpenTask={() => {}} />);
+  renderAt('/task', <BoardsSection boardId="b1" search="" onOpenTask={() => {}} />);
   await screen.findByRole('button', { name: 'Alpha' });
   return screen.getByRole('button', { name: 'Move Alpha' });
 }

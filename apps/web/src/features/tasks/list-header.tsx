@@ -12,10 +12,13 @@ export function ListHeader({
   list,
   taskCount,
   handle,
+  canEdit = true,
 }: {
   list: TaskList;
   taskCount: number;
   handle?: ReactNode;
+  /** Viewers see the name only. */
+  canEdit?: boolean;
 }) {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -29,24 +32,28 @@ export function ListHeader({
           <h2 className="min-w-0 flex-1 py-1 font-semibold break-words text-slate-900 dark:text-slate-100">
             {list.name}
           </h2>
-          <button
-            type="button"
-            aria-label={`Rename list ${list.name}`}
-            title="Rename list"
-            onClick={() => setEditing(true)}
-            className="rounded p-1.5 text-slate-500 hover:bg-slate-200 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
-          >
-            <Pencil aria-hidden="true" className="size-4" />
-          </button>
-          <button
-            type="button"
-            aria-label={`Delete list ${list.name}`}
-            title="Delete list"
-            onClick={() => setDeleting(true)}
-            className="rounded p-1.5 text-slate-500 hover:bg-slate-200 hover:text-red-700 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-red-400"
-          >
-            <Trash2 aria-hidden="true" className="size-4" />
-          </button>
+          {canEdit && (
+            <>
+              <button
+                type="button"
+                aria-label={`Rename list ${list.name}`}
+                title="Rename list"
+                onClick={() => setEditing(true)}
+                className="rounded p-1.5 text-slate-500 hover:bg-slate-200 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
+              >
+                <Pencil aria-hidden="true" className="size-4" />
+              </button>
+              <button
+                type="button"
+                aria-label={`Delete list ${list.name}`}
+                title="Delete list"
+                onClick={() => setDeleting(true)}
+                className="rounded p-1.5 text-slate-500 hover:bg-slate-200 hover:text-red-700 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-red-400"
+              >
+                <Trash2 aria-hidden="true" className="size-4" />
+              </button>
+            </>
+          )}
         </div>
       )}
       {deleting && <DeleteListDialog list={list} taskCount={taskCount} onClose={() => setDeleting(false)} />}

@@ -5,16 +5,9 @@ import { mockFetch, renderAt, requestsOf } from '../../test/render.tsx';
 import { BOB, ME, meResponse } from '../workspaces/test-data.ts';
 import { ListHeader } from './list-header.tsx';
 import { TaskCardModal } from './task-card.tsx';
+import { aList } from './test-data.ts';
 
-const list: TaskList = {
-  _id: 'l1',
-  name: 'To do',
-  title: 'To do',
-  createdBy: 'ada@example.com',
-  position: 0,
-  cards: [],
-  tasks: [],
-};
+const list: TaskList = aList();
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -105,6 +98,9 @@ describe('Assignees panel', () => {
     priority: 'Medium',
     createdBy: ME.email,
     taskListId: 'l1',
+    boardId: 'b1',
+    attachments: [],
+    source: null,
     labels: [],
     checklist: [],
     assignedTo: [],

@@ -16,6 +16,8 @@ function notificationText(n: TaskNotification) {
       return `${actor} commented on "${n.task.title}"`;
     case 'due':
       return `"${n.task.title}" is due within 24 hours`;
+    case 'mention':
+      return `${actor} mentioned you in "${n.task.title}"`;
   }
 }
 
@@ -26,15 +28,20 @@ function notificationText(n: TaskNotification) {
 export function NotificationsSection({
   search = '',
   onOpenTask,
+  listIds,
 }: {
   search?: string;
   onOpenTask: (id: string) => void;
+  /** One board's scope: only notifications about tasks in these lists (all boards when absent). */
+  listIds?: ReadonlySet<string> | undefined;
 }) {
   const notifications = useQuery({ ...notificationsQuery, refetchOnMount: 'always' });
   const markRead = useMarkNotificationsRead();
   const all = notifications.data ?? [];
   const unread = all.filter((n) => !n.read).length;
-  const items = all.filter((n) => matchesSearch(n.task.title, search));
+  const items = all.filter(
+    (n) => matchesSearch(n.task.title, search) && (!listIds || listIds.has(n.task.taskListId)),
+  );
   const onError = (err: Error) => toast.error(`Failed to mark as read: ${err.message}`);
 
   return (

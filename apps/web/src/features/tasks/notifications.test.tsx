@@ -117,7 +117,7 @@ describe('Notifications', () => {
     let items = [aNotification()];
     mockFetch({
       'GET /api/me': () => ({ json: meResponse }),
-      'GET /api/tasklists': () => ({ json: [] }),
+      'GET /api/boards': () => ({ json: [] }),
       'GET /api/tasks/notifications': () => ({ json: items }),
     });
     renderAt('/task', <Taskboard />);

@@ -1,10 +1,11 @@
 import { displayName } from '@cohort/shared/names';
 import type { Task } from '@cohort/shared/tasks';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { boardQuery } from './boards.queries.ts';
 import { sectionHeading } from './section-heading.ts';
-import { formatDeadline, taskListsQuery } from './tasks.queries.ts';
+import { formatDeadline } from './tasks.queries.ts';
 
 type Column = 'title' | 'status' | 'priority' | 'deadline' | 'assigned';
 
@@ -42,9 +43,24 @@ function compareRows(a: Row, b: Row, column: Column) {
   }
 }
 
-/** Table: the user's real tasks, one row each, sortable by any column. */
-export function TableSection({ search, onOpenTask }: { search: string; onOpenTask: (id: string) => void }) {
-  const lists = useQuery(taskListsQuery);
+/** Table: the tasks of one board (or the union of all my boards' lists), sortable by any column. */
+export function TableSection({
+  boardIds,
+  search,
+  onOpenTask,
+}: {
+  boardIds: string[];
+  search: string;
+  onOpenTask: (id: string) => void;
+}) {
+  const lists = useQueries({
+    queries: boardIds.map((id) => boardQuery(id)),
+    combine: (results) => ({
+      isPending: results.some((r) => r.isPending),
+      isError: results.length > 0 && results.every((r) => r.isError),
+      data: results.flatMap((r) => r.data?.lists ?? []),
+    }),
+  });
   const [sort, setSort] = useState<{ column: Column; ascending: boolean }>({
     column: 'title',
     ascending: true,

@@ -40,6 +40,10 @@ export function describeActivity(item: TaskDetail['activity'][number], lists: Ta
       return 'restored the task';
     case 'assigned':
       return 'changed the assignees';
+    case 'attachment.added':
+      return `attached ${str(d.name)}`.trim();
+    case 'attachment.removed':
+      return `removed attachment ${str(d.name)}`.trim();
     default:
       return item.action;
   }

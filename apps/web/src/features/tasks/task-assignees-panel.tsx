@@ -1,3 +1,4 @@
+import type { BoardMember } from '@cohort/shared/boards';
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'sonner';
@@ -5,10 +6,22 @@ import { useMe } from '../accounts/accounts.public.ts';
 import { errorText } from './task-error-text.ts';
 import { colleaguesQuery, personName, taskApi, useTaskMutation } from './tasks.queries.ts';
 
-export function AssigneesPanel({ task }: { task: TaskDetail }) {
+/**
+ * A card's members: on a board, editors choose among the board's members (BoardDetail.members);
+ * without the board (still loading, or unknown) the task owner chooses among their colleagues.
+ */
+export function AssigneesPanel({
+  task,
+  members,
+  canEdit,
+}: {
+  task: TaskDetail;
+  members?: BoardMember[] | undefined;
+  canEdit?: boolean | undefined;
+}) {
   const me = useMe();
-  const isOwner = !!me.data && me.data.email === task.createdBy;
-  const colleagues = useQuery({ ...colleaguesQuery(me.data?._id), enabled: isOwner });
+  const isOwner = members ? !!canEdit : !!me.data && me.data.email === task.createdBy;
+  const colleagues = useQuery({ ...colleaguesQuery(me.data?._id), enabled: isOwner && !members });
   const save = useTaskMutation(task._id, (userIds: string[]) => taskApi.setAssignees(task._id, userIds));
   const assigned = new Set(task.assignedTo.map((a) => a._id));
 
@@ -28,23 +41,23 @@ export function AssigneesPanel({ task }: { task: TaskDetail }) {
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
           {task.assignedTo.length ? task.assignedTo.map(personName).join(', ') : 'Nobody yet'}
         </p>
-        <p className="mt-1 text-xs text-slate-500">Only the task owner can change assignees.</p>
+        <p className="mt-1 text-xs text-slate-500">
+          {members ? 'Viewers cannot change the members.' : 'Only the task owner can change assignees.'}
+        </p>
       </div>
     );
   }
   // Current assignees stay listed even if they no longer share a workspace (so they can be removed).
-  const people = [
-    ...(colleagues.data ?? []),
-    ...task.assignedTo.filter((a) => !(colleagues.data ?? []).some((c) => c._id === a._id)),
-  ];
+  const pool = members ?? colleagues.data ?? [];
+  const people = [...pool, ...task.assignedTo.filter((a) => !pool.some((c) => c._id === a._id))];
   return (
     <fieldset>
       <legend className="text-sm font-semibold text-slate-900 dark:text-slate-100">Assign to</legend>
-      {colleagues.isPending ? (
+      {!members && colleagues.isPending ? (
         <p role="status" className="mt-2 text-sm text-slate-600 dark:text-slate-400">
           Loading people...
         </p>
-      ) : colleagues.isError ? (
+      ) : !members && colleagues.isError ? (
         <p role="alert" className="mt-2 text-sm text-red-700">
           Failed to fetch people
         </p>

@@ -1,6 +1,7 @@
 import type { Task } from '@cohort/shared/tasks';
-import { CalendarDays, CheckSquare } from 'lucide-react';
+import { CalendarDays, CheckSquare, Paperclip } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
+import { MemberAvatars } from './member-avatars.tsx';
 import { checklistProgress, formatDeadline } from './tasks.queries.ts';
 
 const priorityClasses: Record<Task['priority'], string> = {
@@ -20,6 +21,7 @@ export function PriorityBadge({ priority }: { priority: Task['priority'] }) {
 /** The collapsed card on a board: a button that expands it. */
 export function TaskCardSummary({ task, onOpen }: { task: Task; onOpen: () => void }) {
   const { done, total } = checklistProgress(task.checklist);
+  const cover = task.attachments.find((a) => a.thumbnailUrl || a.type.startsWith('image/'));
   return (
     <button
       type="button"
@@ -27,6 +29,14 @@ export function TaskCardSummary({ task, onOpen }: { task: Task; onOpen: () => vo
       aria-label={task.title}
       className="block w-full rounded-lg border border-slate-200 bg-white p-3 text-left shadow-sm hover:border-indigo-400 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:border-slate-600 dark:bg-slate-800"
     >
+      {cover && (
+        <img
+          src={cover.thumbnailUrl ?? cover.url}
+          alt=""
+          loading="lazy"
+          className="mb-2 max-h-32 w-full rounded object-cover"
+        />
+      )}
       <span className="block font-medium break-words text-slate-900 dark:text-slate-100">{task.title}</span>
       <span className="mt-2 flex flex-wrap items-center gap-1.5 text-xs text-slate-600 dark:text-slate-300">
         <PriorityBadge priority={task.priority} />
@@ -47,6 +57,16 @@ export function TaskCardSummary({ task, onOpen }: { task: Task; onOpen: () => vo
             {formatDeadline(task.dates.deadline)}
           </span>
         )}
+        {task.attachments.length > 0 && (
+          <span className="inline-flex items-center gap-0.5" title="Attachments">
+            <Paperclip aria-hidden="true" className="size-3.5" />
+            {task.attachments.length}
+            <span className="sr-only"> attachments</span>
+          </span>
+        )}
+        <span className="ml-auto">
+          <MemberAvatars people={task.assignedTo} />
+        </span>
       </span>
     </button>
   );

@@ -1,13 +1,27 @@
 import type { TaskDetail, TaskList } from '@cohort/shared/tasks';
 import { useQuery } from '@tanstack/react-query';
-import { Archive, CalendarDays, CheckSquare, Copy, MoveRight, Share2, Tag, Users } from 'lucide-react';
+import {
+  Archive,
+  CalendarDays,
+  CheckSquare,
+  Copy,
+  MessageSquareQuote,
+  MoveRight,
+  Share2,
+  Tag,
+  Users,
+} from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useBoardAccess } from './board-access.ts';
+import { MemberAvatars } from './member-avatars.tsx';
 import { ActivityLog } from './task-activity.tsx';
 import { AssigneesPanel } from './task-assignees-panel.tsx';
+import { TaskAttachments } from './task-attachments.tsx';
 import { PriorityBadge } from './task-card-summary.tsx';
 import { ChecklistPanel, ChecklistView } from './task-checklist.tsx';
 import { Comments } from './task-comments.tsx';
@@ -92,7 +106,12 @@ function TaskCardBody({
   onClose: () => void;
 }) {
   const [panel, setPanel] = useState<Panel | null>(null);
-  const listName = lists.find((l) => l._id === task.taskListId)?.name;
+  const access = useBoardAccess(task.boardId);
+  const { canEdit } = access;
+  // The card's own board knows every list (the open board may be another one).
+  const boardLists = access.board?.lists ?? lists;
+  const listName = boardLists.find((l) => l._id === task.taskListId)?.name;
+  const source = task.source;
   const id = task._id;
 
   const archive = useTaskMutation(id, () => taskApi.archive(id));
@@ -112,7 +131,7 @@ function TaskCardBody({
         <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
           {task.assignedTo.length > 0 && (
             <span className="inline-flex items-center gap-1">
-              <Users aria-hidden="true" className="size-4" />
+              <MemberAvatars people={task.assignedTo} />
               {task.assignedTo.map(personName).join(', ')}
             </span>
           )}
@@ -129,16 +148,28 @@ function TaskCardBody({
             </span>
           )}
         </p>
+        {source && (
+          <p className="text-sm">
+            <Link
+              to={`/workspace/${encodeURIComponent(source.workspaceName)}/channel/${encodeURIComponent(source.channelId)}?${new URLSearchParams({ message: source.messageId })}`}
+              className="inline-flex items-center gap-1 font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+            >
+              <MessageSquareQuote aria-hidden="true" className="size-4" />
+              Open the message this task came from
+            </Link>
+          </p>
+        )}
         <LabelChips task={task} />
-        <DescriptionEditor task={task} />
+        <DescriptionEditor task={task} canEdit={canEdit} candidates={access.candidates} />
         <ChecklistView task={task} />
-        <Comments task={task} />
-        <ActivityLog task={task} lists={lists} />
+        <TaskAttachments task={task} canEdit={canEdit} />
+        <Comments task={task} candidates={access.candidates} />
+        <ActivityLog task={task} lists={boardLists} />
       </div>
 
       <div className="space-y-4">
         <div className="flex flex-col gap-2">
-          {PANELS.map(({ id: panelId, label, Icon }) => (
+          {PANELS.filter((p) => canEdit || p.id === 'assignees').map(({ id: panelId, label, Icon }) => (
             <Button
               key={panelId}
               variant={panel === panelId ? 'primary' : 'secondary'}
@@ -175,24 +206,26 @@ function TaskCardBody({
             <Share2 aria-hidden="true" className="size-4" />
             Share
           </Button>
-          <Button
-            variant="secondary"
-            size="sm"
-            className="justify-start"
-            disabled={archive.isPending}
-            onClick={() =>
-              archive.mutate(undefined, {
-                onSuccess: () => {
-                  toast.success('Task archived');
-                  onClose();
-                },
-                onError: (err) => toast.error(`Failed to archive task: ${errorText(err)}`),
-              })
-            }
-          >
-            <Archive aria-hidden="true" className="size-4" />
-            Archive
-          </Button>
+          {canEdit && (
+            <Button
+              variant="secondary"
+              size="sm"
+              className="justify-start"
+              disabled={archive.isPending}
+              onClick={() =>
+                archive.mutate(undefined, {
+                  onSuccess: () => {
+                    toast.success('Task archived');
+                    onClose();
+                  },
+                  onError: (err) => toast.error(`Failed to archive task: ${errorText(err)}`),
+                })
+              }
+            >
+              <Archive aria-hidden="true" className="size-4" />
+              Archive
+            </Button>
+          )}
         </div>
         {panel && (
           <section
@@ -203,8 +236,10 @@ function TaskCardBody({
             {panel === 'labels' && <LabelsPanel task={task} />}
             {panel === 'checklist' && <ChecklistPanel task={task} />}
             {panel === 'dates' && <DatesPanel task={task} />}
-            {panel === 'move' && <MovePanel task={task} lists={lists} onMoved={onClose} />}
-            {panel === 'assignees' && <AssigneesPanel task={task} />}
+            {panel === 'move' && <MovePanel task={task} lists={boardLists} onMoved={onClose} />}
+            {panel === 'assignees' && (
+              <AssigneesPanel task={task} members={access.members} canEdit={canEdit} />
+            )}
           </section>
         )}
       </div>

@@ -1,25 +1,38 @@
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import type { MentionCandidate } from '../../components/composer/mentions.ts';
+import { Markdown } from '../../components/markdown/markdown.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { cn } from '../../lib/cn.ts';
 import { errorText } from './task-error-text.ts';
 import { taskApi, useTaskMutation } from './tasks.queries.ts';
+import { useMentionField } from './use-mention-field.tsx';
 
-export function DescriptionEditor({ task }: { task: TaskDetail }) {
+/** The description as Markdown; editors edit it, with @mention completion among the board's members. */
+export function DescriptionEditor({
+  task,
+  canEdit = true,
+  candidates,
+}: {
+  task: TaskDetail;
+  canEdit?: boolean;
+  candidates?: readonly MentionCandidate[] | undefined;
+}) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(task.description);
   const save = useTaskMutation(task._id, (description: string) =>
     taskApi.updateDescription(task._id, description),
   );
   const fieldId = useId();
+  const mention = useMentionField(draft, setDraft, candidates);
 
   return (
     <section aria-label="Description">
       <div className="flex items-center justify-between">
         <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">Description</h3>
-        {!editing && (
+        {!editing && canEdit && (
           <Button
             variant="ghost"
             size="sm"
@@ -37,8 +50,11 @@ export function DescriptionEditor({ task }: { task: TaskDetail }) {
           className="mt-2 space-y-2"
           onSubmit={(event) => {
             event.preventDefault();
-            save.mutate(draft, {
-              onSuccess: () => setEditing(false),
+            save.mutate(mention.expand(draft), {
+              onSuccess: () => {
+                setEditing(false);
+                mention.reset();
+              },
               onError: (err) => toast.error(`Failed to update description: ${errorText(err)}`),
             });
           }}
@@ -49,9 +65,11 @@ export function DescriptionEditor({ task }: { task: TaskDetail }) {
           <textarea
             id={fieldId}
             value={draft}
-            onChange={(e) => setDraft(e.target.value)}
+            {...mention.textareaProps}
+            onKeyDown={mention.onKeyDown}
             className={cn(inputClasses, 'min-h-28')}
           />
+          {mention.list}
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={save.isPending}>
               Save
@@ -69,9 +87,13 @@ export function DescriptionEditor({ task }: { task: TaskDetail }) {
           </div>
         </form>
       ) : (
-        <p className="mt-2 text-sm whitespace-pre-wrap text-slate-700 dark:text-slate-300">
-          {task.description || <span className="text-slate-500">No description yet.</span>}
-        </p>
+        <div className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+          {task.description ? (
+            <Markdown source={task.description} />
+          ) : (
+            <p className="text-slate-500">No description yet.</p>
+          )}
+        </div>
       )}
     </section>
   );

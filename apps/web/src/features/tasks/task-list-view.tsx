@@ -1,5 +1,4 @@
 import type { TaskList } from '@cohort/shared/tasks';
-import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -8,7 +7,6 @@ import { AddTaskForm } from './add-task-form.tsx';
 import { DragHandle } from './drag-handle.tsx';
 import { ListHeader } from './list-header.tsx';
 import { TaskCardSummary } from './task-card-summary.tsx';
-import { tasksOfListQuery } from './tasks.queries.ts';
 import type { BoardDnd, DragItem } from './use-board-dnd.ts';
 
 /** One list: its name, its tasks as cards, and the Add Task form. */
@@ -17,27 +15,23 @@ export function TaskListView({
   search,
   onOpenTask,
   dnd,
+  canEdit = true,
 }: {
+  /** The list with its tasks, as the board's GET /api/boards/{id} has them. */
   list: TaskList;
   search: string;
   onOpenTask: (taskId: string) => void;
-  /** Drag and drop; absent while a search filters the board. */
-  dnd?: BoardDnd;
+  /** Drag and drop; absent while a search filters the board or for viewers. */
+  dnd?: BoardDnd | undefined;
+  /** Viewers get no add, rename, delete or move controls. */
+  canEdit?: boolean;
 }) {
-  const tasks = useQuery(tasksOfListQuery(list._id));
   const [adding, setAdding] = useState(false);
   const needle = search.trim().toLowerCase();
-  const shown = (tasks.data ?? []).filter((t) => !needle || t.title.toLowerCase().includes(needle));
+  const shown = list.tasks.filter((t) => !needle || t.title.toLowerCase().includes(needle));
 
   let content: ReactNode;
-  if (tasks.isPending) content = <p className="text-sm text-slate-600">Loading tasks...</p>;
-  else if (tasks.isError)
-    content = (
-      <p role="alert" className="text-sm text-red-700">
-        Failed to fetch tasks
-      </p>
-    );
-  else if (shown.length === 0) content = <p className="text-sm text-slate-600">No tasks available</p>;
+  if (shown.length === 0) content = <p className="text-sm text-slate-600">No tasks available</p>;
   else
     content = (
       <ul className="space-y-2">
@@ -80,22 +74,30 @@ export function TaskListView({
     >
       <ListHeader
         list={list}
-        taskCount={tasks.data?.length ?? list.tasks.length}
+        taskCount={list.tasks.length}
+        canEdit={canEdit}
         handle={
           dnd && <DragHandle item={{ kind: 'list', id: list._id, title: list.name }} dnd={dnd} draggable />
         }
       />
       {content}
-      <div className="mt-3">
-        {adding ? (
-          <AddTaskForm taskListId={list._id} onDone={() => setAdding(false)} />
-        ) : (
-          <Button variant="ghost" size="sm" className="w-full justify-start" onClick={() => setAdding(true)}>
-            <Plus aria-hidden="true" className="size-4" />
-            Add Task
-          </Button>
-        )}
-      </div>
+      {canEdit && (
+        <div className="mt-3">
+          {adding ? (
+            <AddTaskForm taskListId={list._id} onDone={() => setAdding(false)} />
+          ) : (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="w-full justify-start"
+              onClick={() => setAdding(true)}
+            >
+              <Plus aria-hidden="true" className="size-4" />
+              Add Task
+            </Button>
+          )}
+        </div>
+      )}
     </section>
   );
 }

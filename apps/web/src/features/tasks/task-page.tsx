@@ -16,5 +16,12 @@ export default function TaskPage() {
   if (task.isError && task.error instanceof ApiError && task.error.status === 404) {
     return <NotFoundPage />;
   }
-  return <Taskboard key={taskId} initialTaskId={taskId} onInitialTaskClosed={() => navigate('/task')} />;
+  return (
+    <Taskboard
+      key={taskId}
+      initialTaskId={taskId}
+      boardId={task.data?.boardId}
+      onInitialTaskClosed={() => navigate('/task')}
+    />
+  );
 }

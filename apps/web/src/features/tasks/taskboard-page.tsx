@@ -10,27 +10,29 @@ import {
   Table2,
   UserCheck,
 } from 'lucide-react';
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import NotFoundPage from '../../app/not-found-page.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { type Theme, useTheme, writeTheme } from '../../lib/theme.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { ArchivedSection } from './archived-section.tsx';
 import { AssignedSection } from './assigned-section.tsx';
+import { BoardActivity } from './board-activity.tsx';
+import { BoardHeader } from './board-forms.tsx';
+import { BoardSwitcher } from './board-switcher.tsx';
+import { boardQuery, boardsQuery, defaultBoardId, rememberLastBoard } from './boards.queries.ts';
 import { BoardsSection } from './boards-section.tsx';
 import { HelpSection } from './help-section.tsx';
 import { NotificationsSection } from './notifications-section.tsx';
 import { SettingsSection } from './settings-section.tsx';
 import { TableSection } from './table-section.tsx';
 import { TaskCardModal } from './task-card.tsx';
-import {
-  notificationsQuery,
-  type RecentTask,
-  readRecentTasks,
-  rememberRecentTask,
-  taskListsQuery,
-} from './tasks.queries.ts';
+import { notificationsQuery, type RecentTask, readRecentTasks, rememberRecentTask } from './tasks.queries.ts';
+import { useLiveBoard } from './use-live-board.ts';
 import { useLiveTasks } from './use-live-tasks.ts';
 
 export type Section =
@@ -58,22 +60,42 @@ interface TaskboardProps {
   initialTaskId?: string;
   /** Called when the card opened from the URL closes. */
   onInitialTaskClosed?: () => void;
+  /** The board the URL names (/task/board/:boardId); else the last used one or the personal board. */
+  boardId?: string | undefined;
 }
+
+/** Table, Notifications and the search work on the open board or across all my boards. */
+type Scope = 'board' | 'all';
 
 /** The sections that list tasks, each filtered by the search box. */
 const SEARCHED_SECTIONS = new Set<Section>(['boards', 'assigned', 'table', 'notifications', 'archived']);
 
-export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps) {
+export function Taskboard({ initialTaskId, onInitialTaskClosed, boardId: named }: TaskboardProps) {
   useLiveTasks();
   const me = useMe();
   const email = me.data?.email;
-  const [section, setSection] = useState<Section>(initialTaskId ? 'boards' : 'default');
+  const boards = useQuery(boardsQuery);
+  const boardId = named ?? defaultBoardId(boards.data);
+  useLiveBoard(boardId);
+  const board = useQuery({ ...boardQuery(boardId ?? ''), enabled: !!boardId });
+  useEffect(() => {
+    if (named) rememberLastBoard(named);
+  }, [named]);
+  const [section, setSection] = useState<Section>(initialTaskId || named ? 'boards' : 'default');
+  const [scope, setScope] = useState<Scope>('board');
+  const [mineOnly, setMineOnly] = useState(false);
+  const [showActivity, setShowActivity] = useState(false);
+  const scopeId = useId();
+  const listIds = useMemo(
+    () => (scope === 'board' && board.data ? new Set(board.data.lists.map((l) => l._id)) : undefined),
+    [scope, board.data],
+  );
+  const tableBoards = scope === 'all' ? (boards.data ?? []).map((b) => b._id) : boardId ? [boardId] : [];
   const [search, setSearch] = useState('');
   const [openTaskId, setOpenTaskId] = useState<string | null>(initialTaskId ?? null);
   const [recent, setRecent] = useState<RecentTask[]>(readRecentTasks);
   // The theme is the whole app's (the layout applies it); it is chosen here, in Settings.
   const theme = useTheme(email);
-  const lists = useQuery(taskListsQuery);
   const notifications = useQuery(notificationsQuery);
   const unread = (notifications.data ?? []).filter((n) => !n.read).length;
   const searchId = useId();
@@ -128,6 +150,20 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
             className={cn(inputClasses, 'pl-8')}
           />
         </div>
+        <div>
+          <label htmlFor={scopeId} className="text-xs font-semibold text-slate-500">
+            Table, notifications and search in
+          </label>
+          <select
+            id={scopeId}
+            value={scope}
+            onChange={(e) => setScope(e.target.value as Scope)}
+            className={cn(inputClasses, 'mt-1')}
+          >
+            <option value="board">This board</option>
+            <option value="all">All my boards</option>
+          </select>
+        </div>
         <nav aria-label="Taskboard sections">
           <ul className="space-y-1">
             {NAV.map(({ id, label, Icon }) => (
@@ -159,6 +195,7 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
             ))}
           </ul>
         </nav>
+        <BoardSwitcher currentId={boardId} onPick={() => setSection('boards')} />
         <section aria-labelledby="recent-heading">
           <h2
             id="recent-heading"
@@ -199,12 +236,52 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
         {section === 'boards' && (
           <>
             <h1 className="mb-4 text-2xl font-bold tracking-tight">Boards</h1>
-            <BoardsSection search={search} onOpenTask={setOpenTaskId} />
+            {board.data && <BoardHeader board={board.data} />}
+            <div className="mb-3 flex flex-wrap items-center gap-4 text-sm">
+              <label className="inline-flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-indigo-600"
+                  checked={mineOnly}
+                  onChange={(e) => setMineOnly(e.target.checked)}
+                />
+                Only cards assigned to me
+              </label>
+              <button
+                type="button"
+                aria-expanded={showActivity}
+                className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                onClick={() => setShowActivity((v) => !v)}
+              >
+                {showActivity ? 'Hide recent activity' : 'Show recent activity'}
+              </button>
+            </div>
+            {boardId ? (
+              <BoardsSection
+                boardId={boardId}
+                search={search}
+                onOpenTask={setOpenTaskId}
+                assignedTo={mineOnly ? me.data?._id : undefined}
+              />
+            ) : boards.isError ? (
+              <p role="alert" className="text-red-700">
+                Failed to fetch boards
+              </p>
+            ) : (
+              <p role="status" className="text-slate-600">
+                Loading task lists...
+              </p>
+            )}
+            {showActivity && board.data && <BoardActivity board={board.data} onOpenTask={setOpenTaskId} />}
           </>
         )}
         {section === 'assigned' && <AssignedSection search={search} onOpenTask={setOpenTaskId} />}
-        {section === 'table' && <TableSection search={search} onOpenTask={setOpenTaskId} />}
-        {section === 'notifications' && <NotificationsSection search={search} onOpenTask={setOpenTaskId} />}
+        {section === 'table' && (
+          <TableSection boardIds={tableBoards} search={search} onOpenTask={setOpenTaskId} />
+        )}
+        {section === 'notifications' && (
+          <NotificationsSection search={search} onOpenTask={setOpenTaskId} listIds={listIds} />
+        )}
         {section === 'help' && <HelpSection />}
         {section === 'archived' && <ArchivedSection search={search} />}
         {section === 'settings' && <SettingsSection theme={theme} onThemeChange={changeTheme} />}
@@ -214,7 +291,7 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
         <TaskCardModal
           key={openTaskId}
           taskId={openTaskId}
-          lists={lists.data ?? []}
+          lists={board.data?.lists ?? []}
           theme={theme}
           onClose={closeCard}
           onLoaded={onLoaded}
@@ -224,7 +301,13 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed }: TaskboardProps
   );
 }
 
+/** /task and /task/board/:boardId; a board the user may not see is the 404 page. */
 export default function TaskboardPage() {
+  const { boardId } = useParams();
   useDocumentTitle('Taskboard');
-  return <Taskboard />;
+  const board = useQuery({ ...boardQuery(boardId ?? ''), enabled: !!boardId });
+  if (board.isError && board.error instanceof ApiError && board.error.status === 404) {
+    return <NotFoundPage />;
+  }
+  return <Taskboard key={boardId ?? ''} boardId={boardId} />;
 }

@@ -1,4 +1,4 @@
-import type { Task, TaskDetail, TaskList } from '@cohort/shared/tasks';
+import type { Task } from '@cohort/shared/tasks';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openedSockets } from '../../test/fake-socket.ts';
@@ -7,46 +7,12 @@ import { meResponse } from '../workspaces/test-data.ts';
 import { AddListForm } from './add-list-form.tsx';
 import { TaskCardModal } from './task-card.tsx';
 import { Taskboard } from './taskboard-page.tsx';
+import { aBoard, aBoardDetail, aList, aTask } from './test-data.ts';
 
 vi.mock('../../lib/socket.ts', async (importOriginal) => {
   const { fakeConnectNamespace } = await import('../../test/fake-socket.ts');
   return { ...(await importOriginal<object>()), connectNamespace: fakeConnectNamespace };
 });
-
-function aTask(overrides: Partial<TaskDetail> = {}): TaskDetail {
-  return {
-    _id: 't1',
-    title: 'Write the report',
-    description: 'First draft',
-    priority: 'Medium',
-    createdBy: 'ada@example.com',
-    taskListId: 'l1',
-    labels: [],
-    checklist: [],
-    assignedTo: [],
-    dates: { deadline: null },
-    comments: [],
-    archived: false,
-    position: 0,
-    createdAt: '2025-01-01T10:00:00.000Z',
-    updatedAt: '2025-01-01T10:00:00.000Z',
-    activity: [],
-    ...overrides,
-  };
-}
-
-function aList(overrides: Partial<TaskList> = {}): TaskList {
-  return {
-    _id: 'l1',
-    name: 'To do',
-    title: 'To do',
-    createdBy: 'ada@example.com',
-    position: 0,
-    cards: [],
-    tasks: [],
-    ...overrides,
-  };
-}
 
 const LISTS = [aList(), aList({ _id: 'l2', name: 'Done', title: 'Done', position: 1 })];
 
@@ -153,20 +119,21 @@ describe('Task card', () => {
     fireEvent.change(editor, { target: { value: 'Changed' } });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.getByText('First draft')).toBeTruthy();
-    expect(requestsOf(fetchMock).map((r) => r.route)).toEqual(['GET /api/task/t1']);
+    // Reads only (the task, and its board for the members): nothing was written.
+    expect(requestsOf(fetchMock).filter((r) => !r.route.startsWith('GET '))).toEqual([]);
   });
 });
 
 describe('Taskboard', () => {
-  it('welcomes, then shows the lists with their tasks and refreshes on a live push', async () => {
+  it('welcomes, then shows the board with its tasks and applies a live board change', async () => {
     const task: Task = aTask();
-    let tasksOfL1: Task[] = [task];
     mockFetch({
       'GET /api/me': () => ({ json: meResponse }),
-      'GET /api/tasklists': () => ({ json: LISTS }),
+      'GET /api/boards': () => ({ json: [aBoard()] }),
+      'GET /api/boards/b1': () => ({
+        json: aBoardDetail({ lists: [aList({ tasks: [task] }), ...LISTS.slice(1)] }),
+      }),
       'GET /api/tasks/notifications': () => ({ json: [] }),
-      // Both lists ask; the mock cannot see the query string, so the test uses one list's content.
-      'GET /api/tasks': () => ({ json: tasksOfL1 }),
     });
     renderAt('/task', <Taskboard />);
 
@@ -175,10 +142,11 @@ describe('Taskboard', () => {
     expect(await screen.findByRole('region', { name: 'To do' })).toBeTruthy();
     expect((await screen.findAllByRole('button', { name: 'Write the report' })).length).toBeGreaterThan(0);
 
-    tasksOfL1 = [];
-    const socket = openedSockets.find((s) => s.namespace === '/tasks');
-    expect(socket).toBeTruthy();
-    socket?.push('taskChanged', { taskId: 't1', taskListId: 'l1', task: null });
+    await waitFor(() => expect(openedSockets.filter((s) => s.namespace === '/tasks')).toHaveLength(2));
+    const socket = openedSockets.filter((s) => s.namespace === '/tasks')[1];
+    socket?.serverConnect();
+    expect(socket?.sent('watchBoard')).toEqual([{ boardId: 'b1' }]);
+    socket?.push('boardChanged', { boardId: 'b1', rev: 2, taskId: 't1', task: null });
     await waitFor(() => expect(screen.getAllByText('No tasks available')).toHaveLength(2));
   });
 });

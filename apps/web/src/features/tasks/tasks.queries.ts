@@ -90,10 +90,12 @@ export function useMarkNotificationsRead() {
   });
 }
 
-export function useCreateTaskList() {
+/** A new list on `boardId` (the personal board when absent). */
+export function useCreateTaskList(boardId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (title: string) => api.post<TaskList>('/api/tasklists', { title }),
+    mutationFn: (title: string) =>
+      api.post<TaskList>('/api/tasklists', boardId ? { title, boardId } : { title }),
     onSuccess: (list) => {
       queryClient.setQueryData(taskKeys.lists(), (old: TaskList[] | undefined) =>
         old && !old.some((l) => l._id === list._id) ? [...old, list] : old,

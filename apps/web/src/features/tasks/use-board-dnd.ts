@@ -1,7 +1,9 @@
+import type { BoardDetail } from '@cohort/shared/boards';
 import type { Task, TaskList } from '@cohort/shared/tasks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { boardKeys } from './boards.queries.ts';
 import { taskApi, taskKeys, taskListApi } from './tasks.queries.ts';
 
 /** What is being moved: a card or a whole list. */
@@ -13,7 +15,6 @@ export interface DragItem {
 
 interface Snapshot {
   lists: TaskList[] | undefined;
-  tasks: Map<string, Task[] | undefined>;
 }
 
 const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, n));
@@ -22,9 +23,9 @@ const PICK_KEYS = new Set([' ', 'Enter', 'Spacebar']);
 /**
  * Drag and drop on the board, by mouse (native HTML5) or keyboard (a handle button: Space/Enter
  * picks up, arrows move, Space/Enter drops, Escape cancels). Moves are shown at once in the query
- * cache and written on drop; a failed write puts everything back.
+ * cache (the board's GET /api/boards/{id}) and written on drop; a failed write puts everything back.
  */
-export function useBoardDnd() {
+export function useBoardDnd(boardId: string) {
   const queryClient = useQueryClient();
   const [grabbed, setGrabbed] = useState<DragItem | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -48,11 +49,13 @@ export function useBoardDnd() {
     };
   }, [focusRequest]);
 
-  const lists = () => queryClient.getQueryData<TaskList[]>(taskKeys.lists()) ?? [];
-  const tasksOf = (listId: string) =>
-    queryClient.getQueryData<Task[]>(taskKeys.ofList(listId)) ??
-    lists().find((l) => l._id === listId)?.tasks ??
-    [];
+  const key = boardKeys.detail(boardId);
+  const lists = () => queryClient.getQueryData<BoardDetail>(key)?.lists ?? [];
+  const setLists = (next: TaskList[]) =>
+    queryClient.setQueryData<BoardDetail>(key, (old) => (old ? { ...old, lists: next } : old));
+  const tasksOf = (listId: string) => lists().find((l) => l._id === listId)?.tasks ?? [];
+  const setTasks = (listId: string, tasks: Task[]) =>
+    setLists(lists().map((l) => (l._id === listId ? { ...l, tasks } : l)));
 
   function locate(taskId: string, getLists: () => TaskList[], getTasks: (listId: string) => Task[]) {
     for (const list of getLists()) {
@@ -64,22 +67,14 @@ export function useBoardDnd() {
   }
 
   function takeSnapshot() {
-    void queryClient.cancelQueries({ queryKey: taskKeys.all });
-    const ls = queryClient.getQueryData<TaskList[]>(taskKeys.lists());
-    snapshot.current = {
-      lists: ls,
-      tasks: new Map(
-        (ls ?? []).map((l) => [l._id, queryClient.getQueryData<Task[]>(taskKeys.ofList(l._id))]),
-      ),
-    };
+    void queryClient.cancelQueries({ queryKey: key });
+    snapshot.current = { lists: queryClient.getQueryData<BoardDetail>(key)?.lists };
   }
 
   function restore() {
     const s = snapshot.current;
     snapshot.current = null;
-    if (!s) return;
-    if (s.lists) queryClient.setQueryData(taskKeys.lists(), s.lists);
-    for (const [id, tasks] of s.tasks) if (tasks) queryClient.setQueryData(taskKeys.ofList(id), tasks);
+    if (s?.lists) setLists(s.lists);
   }
 
   /** Puts the task at `index` of `toListId` (in the cache only); answers where it ended up. */
@@ -88,11 +83,11 @@ export function useBoardDnd() {
     const target = lists().find((l) => l._id === toListId);
     if (!from || !target) return null;
     const rest = from.tasks.filter((t) => t._id !== taskId);
-    queryClient.setQueryData(taskKeys.ofList(from.list._id), rest);
+    setTasks(from.list._id, rest);
     const into = toListId === from.list._id ? rest : tasksOf(toListId).filter((t) => t._id !== taskId);
     const at = clamp(index, 0, into.length);
     const next = [...into.slice(0, at), { ...from.task, taskListId: toListId }, ...into.slice(at)];
-    queryClient.setQueryData(taskKeys.ofList(toListId), next);
+    setTasks(toListId, next);
     return { list: target, index: at, count: next.length };
   }
 
@@ -103,7 +98,7 @@ export function useBoardDnd() {
     if (!list) return null;
     const rest = all.filter((l) => l._id !== listId);
     const at = clamp(index, 0, rest.length);
-    queryClient.setQueryData(taskKeys.lists(), [...rest.slice(0, at), list, ...rest.slice(at)]);
+    setLists([...rest.slice(0, at), list, ...rest.slice(at)]);
     return { index: at, count: all.length };
   }
 
@@ -116,7 +111,7 @@ export function useBoardDnd() {
         const before = locate(
           item.id,
           () => s.lists ?? [],
-          (id) => s.tasks.get(id) ?? s.lists?.find((l) => l._id === id)?.tasks ?? [],
+          (id) => s.lists?.find((l) => l._id === id)?.tasks ?? [],
         );
         const after = locate(item.id, lists, tasksOf);
         if (!before || !after) return;

@@ -2,6 +2,7 @@ import { TASK_EVENTS, TASKS_NAMESPACE } from '@cohort/shared/tasks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { connectNamespace } from '../../lib/socket.ts';
+import { notBoardDetail } from './boards.queries.ts';
 import { taskKeys } from './tasks.queries.ts';
 
 /**
@@ -13,7 +14,8 @@ export function useLiveTasks() {
   useEffect(() => {
     const socket = connectNamespace(TASKS_NAMESPACE);
     const refresh = () => {
-      void queryClient.invalidateQueries({ queryKey: taskKeys.all });
+      // Open boards are patched by their own `boardChanged` events (use-live-board.ts).
+      void queryClient.invalidateQueries({ queryKey: taskKeys.all, ...notBoardDetail });
     };
     socket.on(TASK_EVENTS.taskChanged, refresh);
     socket.on(TASK_EVENTS.taskListChanged, refresh);
