@@ -46,6 +46,11 @@ export function useLiveBoard(boardId: string | undefined) {
       socket
         .timeout(ACK_TIMEOUT_MS)
         .emitWithAck(BOARD_EVENTS.watch, { boardId })
+        .then((ack: { ok?: boolean; rev?: number }) => {
+          // Changes committed between our read of the board and joining its room: fetch them.
+          const current = queryClient.getQueryData<BoardDetail>(key);
+          if (ack?.ok && typeof ack.rev === 'number' && current && ack.rev > current.rev) refetch();
+        })
         .catch(() => {
           // No live updates for now; the next reconnection tries again.
         });
