@@ -138,11 +138,18 @@ export function BoardHeader({ board }: { board: BoardDetail }) {
       ) : (
         <p className="text-lg font-semibold">
           {title}
+          {/* Spaces in the text itself: margins alone would read "Team boardin Acme". */}
           {board.workspace && (
-            <span className="ml-2 text-sm font-normal text-slate-500">in {board.workspace.name}</span>
+            <>
+              {' '}
+              <span className="ml-1 text-sm font-normal text-slate-500">in {board.workspace.name}</span>
+            </>
           )}
           {board.role === 'viewer' && (
-            <span className="ml-2 text-sm font-normal text-slate-500">(view only)</span>
+            <>
+              {' '}
+              <span className="ml-1 text-sm font-normal text-slate-500">(view only)</span>
+            </>
           )}
         </p>
       )}

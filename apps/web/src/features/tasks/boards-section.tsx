@@ -56,6 +56,13 @@ export function BoardsSection({ boardId, search, onOpenTask, assignedTo }: Board
           canEdit={canEdit}
         />
       ))}
+      {lists.length === 0 && board.data && !canEdit && (
+        // Editors get "Add another list" here; without this a viewer of a new board saw a blank page.
+        <p className="py-2 text-sm text-slate-600 dark:text-slate-300">
+          This board has no lists yet. Editors and admins of {board.data.workspace?.name ?? 'the workspace'}{' '}
+          can add them.
+        </p>
+      )}
       {canEdit && <AddListForm boardId={boardId} />}
       <p id="board-dnd-help" hidden>
         Press Space or Enter to pick up, the arrow keys to move, Space or Enter to drop, Escape to cancel.

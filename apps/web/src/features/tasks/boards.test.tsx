@@ -4,9 +4,11 @@ import { openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderAt, renderRoutes, requestsOf } from '../../test/render.tsx';
 import { meResponse } from '../workspaces/test-data.ts';
 import { applyBoardChanged } from './board-events.ts';
+import { BoardHeader } from './board-forms.tsx';
 import { BoardSwitcher } from './board-switcher.tsx';
 import { BoardsSection } from './boards-section.tsx';
 import { CreateTaskFromMessageDialog } from './create-task-from-message.tsx';
+import { TaskCardSummary } from './task-card-summary.tsx';
 import { TaskLinkPreviews } from './task-link-preview.tsx';
 import { Taskboard } from './taskboard-page.tsx';
 import { aBoard, aBoardDetail, aCard, aList, aTask } from './test-data.ts';
@@ -64,6 +66,44 @@ describe('Board roles', () => {
     expect(screen.queryByRole('button', { name: 'Add another list' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Rename list/ })).toBeNull();
     expect(document.querySelector('[draggable="true"]')).toBeNull();
+  });
+
+  it('a viewer of a board without lists is told so (not a blank page)', async () => {
+    mockFetch({ 'GET /api/boards/b3': () => ({ json: aBoardDetail({ ...OTHER, lists: [] }) }) });
+    renderAt('/task', <BoardsSection boardId="b3" search="" onOpenTask={() => {}} />);
+    expect(await screen.findByText(/This board has no lists yet\. Editors and admins of Zeus/)).toBeTruthy();
+  });
+
+  it('the board header reads "Ops in Zeus (view only)", with the spaces (not "Opsin Zeus")', () => {
+    renderAt('/task', <BoardHeader board={aBoardDetail({ ...OTHER })} />);
+    expect(screen.getByText('Ops', { exact: false, selector: 'p' }).textContent).toBe(
+      'Ops in Zeus (view only)',
+    );
+  });
+
+  it('a card front counts its attachments in words ("1 attachment", "2 attachments")', () => {
+    const file = {
+      _id: 'f1',
+      name: 'spec.pdf',
+      type: 'application/pdf',
+      size: 10,
+      url: '/api/files/f1',
+      thumbnailUrl: null,
+      createdAt: '2030-01-01T00:00:00.000Z',
+    };
+    const card = (title: string, n: number) => ({
+      ...aCard(title, title, 'l1', 0),
+      attachments: Array.from({ length: n }, (_, i) => ({ ...file, _id: `f${i}` })),
+    });
+    renderAt(
+      '/task',
+      <>
+        <TaskCardSummary task={card('One', 1)} onOpen={() => {}} />
+        <TaskCardSummary task={card('Two', 2)} onOpen={() => {}} />
+      </>,
+    );
+    expect(screen.getByRole('button', { name: 'One' }).textContent).toMatch(/1 attachment$/);
+    expect(screen.getByRole('button', { name: 'Two' }).textContent).toMatch(/2 attachments$/);
   });
 
   it('an editor gets them', async () => {

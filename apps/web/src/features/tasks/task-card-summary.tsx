@@ -61,7 +61,7 @@ export function TaskCardSummary({ task, onOpen }: { task: Task; onOpen: () => vo
           <span className="inline-flex items-center gap-0.5" title="Attachments">
             <Paperclip aria-hidden="true" className="size-3.5" />
             {task.attachments.length}
-            <span className="sr-only"> attachments</span>
+            <span className="sr-only"> {task.attachments.length === 1 ? 'attachment' : 'attachments'}</span>
           </span>
         )}
         <span className="ml-auto">
