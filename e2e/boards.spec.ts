@@ -244,6 +244,13 @@ test('two members work on the team board live: add, move, assign, mention, attac
     .toBe(48);
   await bobPage.screenshot({ path: test.info().outputPath('team-board-live.png') });
 
+  // Opening the mention from the bell shows the card, with the comment.
+  await bell.click();
+  await centre.getByRole('button', { name: new RegExp(`${ada.name} mentioned you`) }).click();
+  await expect(bobPage).toHaveURL(/\/tasks\/[0-9a-f-]{36}$/);
+  const opened = bobPage.getByRole('dialog', { name: title, exact: true });
+  await expect(opened.getByRole('region', { name: 'Comments' })).toContainText('Can you proofread this');
+
   await adaPage.close();
   await bobPage.close();
 });
