@@ -42,7 +42,10 @@ describe('SignupPage', () => {
     await fillForm('correct horse battery', 'correct horse battery');
     await userEvent.click(screen.getByRole('button', { name: 'Create Account' }));
 
-    expect(await screen.findByText('Account created successfully!')).toBeTruthy();
+    // The strength check loads zxcvbn lazily before sending: slow on a loaded machine.
+    expect(
+      await screen.findByText('Account created successfully!', undefined, { timeout: 10_000 }),
+    ).toBeTruthy();
     const signup = requestsOf(fetchMock).find((r) => r.route === 'POST /api/signup');
     expect(signup?.body).toEqual({
       firstName: 'Ada',
