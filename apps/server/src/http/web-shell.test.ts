@@ -37,6 +37,24 @@ describe('web shell', () => {
     expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'));
   });
 
+  it('skips what index.html already loads: the entry’s imports, transitively, and their CSS', () => {
+    const split = {
+      // Rolldown's inlined common chunks: the entry is a facade over the app chunk, which imports more.
+      'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_web.js'] },
+      '_web.js': { file: 'assets/web-1.js', imports: ['_runtime.js'], css: ['assets/web-1.css'] },
+      '_runtime.js': { file: 'assets/runtime-1.js' },
+      'src/features/tasks/taskboard-page.tsx': {
+        file: 'assets/taskboard-page-1.js',
+        imports: ['_runtime.js', '_web.js', '_board.js'],
+      },
+      '_board.js': { file: 'assets/board-1.js', imports: ['_web.js'], css: ['assets/web-1.css'] },
+    };
+    const html = createWebShell(dist(split)).htmlFor('/task');
+    const preloads = [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    expect(preloads).toEqual(['/assets/taskboard-page-1.js', '/assets/board-1.js']);
+    expect(html).not.toContain('stylesheet');
+  });
+
   it('leaves other routes, and a build without a manifest, as the plain page', () => {
     expect(createWebShell(dist(manifest)).htmlFor('/workspace/create')).toBe(page);
     expect(createWebShell(dist(manifest)).htmlFor('/about')).toBe(page);

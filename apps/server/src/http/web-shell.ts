@@ -61,17 +61,17 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** Every file `module` needs before it runs (its chunk, static imports, their CSS), entry's excluded. */
+/** Every file `module` needs before it runs (its chunk, static imports, their CSS), `skip`'s excluded. */
 function filesOf(manifest: Manifest, module: string, skip: Set<string>): { js: string[]; css: string[] } {
   const js: string[] = [];
   const css: string[] = [];
   const seen = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
-    if (!chunk || seen.has(key) || chunk.isEntry) return;
+    if (!chunk || seen.has(key)) return;
     seen.add(key);
     if (!skip.has(chunk.file)) js.push(chunk.file);
-    for (const c of chunk.css ?? []) if (!css.includes(c)) css.push(c);
+    for (const c of chunk.css ?? []) if (!css.includes(c) && !skip.has(c)) css.push(c);
     for (const dep of chunk.imports ?? []) visit(dep);
   };
   visit(module);
@@ -112,10 +112,10 @@ export function createWebShell(webDist: string): WebShell {
   const manifestPath = join(webDist, '.vite', 'manifest.json');
   if (!existsSync(manifestPath)) return { htmlFor: () => html };
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-  const entry = Object.values(manifest).find((c) => c.isEntry);
-  // The entry and its static imports are already in index.html.
-  const inPage = new Set([entry?.file, ...(entry?.imports ?? []).map((k) => manifest[k]?.file)]);
-  const skip = new Set([...inPage].filter((f): f is string => Boolean(f)));
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  // The entry, its static imports (transitively) and their CSS are already in index.html.
+  const inPage = entryKey ? filesOf(manifest, entryKey, new Set()) : { js: [], css: [] };
+  const skip = new Set([...inPage.js, ...inPage.css]);
 
   const pages = new Map<string, string>();
   const tagsFor = (modules: string[]) => {
