@@ -45,7 +45,31 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],
   // dist/.vite/manifest.json maps every source module to its chunk and static imports: the
   // per-route JavaScript budget check (bench/check-budgets.ts) reads it.
-  build: { manifest: true },
+  build: {
+    manifest: true,
+    rolldownOptions: {
+      // Automatic code splitting alone cut the channel route into ~60 chunks (an icon, a schema
+      // helper, a query module each): over HTTP/1.1 a phone fetches them 6 at a time, ~10 round
+      // trips before the page can render (Lighthouse mobile, issue 19). Rolldown copies common
+      // chunks under 64 KiB of source into the chunks that read them instead; a registry in its
+      // runtime keeps one instance of each module, and no route downloads code it could not reach
+      // before. It needs unpreserved entry signatures (and turns on strictExecutionOrder).
+      preserveEntrySignatures: false,
+      // …but merging common chunks into a dynamic entry (task-page imports the taskboard and 404
+      // pages statically) drops those pages' manifest keys, which the web shell and the budget
+      // check look up.
+      experimental: { chunkOptimization: { mergeCommonChunks: false } },
+      output: {
+        codeSplitting: {
+          experimentalInlineCommonChunks: {
+            maxSize: 64 * 1024,
+            // As Vite's builds do: chunks holding styles stay files (its CSS plugin reads moduleIds).
+            exclude: /\.(css|scss|sass|less|styl|stylus|pcss|postcss|sss)(\?|$)/,
+          },
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': { target: api },

@@ -67,6 +67,7 @@ import { logOptions } from './http/log-redaction.ts';
 import { registerOriginGuard } from './http/origin.ts';
 import { registerStorableInputGuard } from './http/storable-input.ts';
 import { systemRoutes } from './http/system.routes.ts';
+import { createWebShell } from './http/web-shell.ts';
 import { defaultRealtimeOptions, type RealtimeOptions } from './realtime/options.ts';
 import { watchSessions } from './realtime/session-watch.ts';
 import {
@@ -260,6 +261,7 @@ export async function buildApp(opts: BuildAppOptions) {
 
   const webDist = resolve(config.WEB_DIST ?? defaultWebDist);
   const hasWeb = existsSync(join(webDist, 'index.html'));
+  const webShell = hasWeb ? createWebShell(webDist) : undefined;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -287,7 +289,10 @@ export async function buildApp(opts: BuildAppOptions) {
     if (!hasWeb) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(webShell?.htmlFor(path));
   });
 
   // Open websockets would keep the HTTP server from closing: drop them first.

@@ -1,7 +1,6 @@
 import { type ComponentType, isValidElement, lazy, type ReactNode } from 'react';
 import { createBrowserRouter, matchRoutes, Outlet, type RouteObject } from 'react-router';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
-import HomePage from '../features/home/home-page.tsx';
 import { Layout } from './layout.tsx';
 
 type Preload = () => Promise<unknown>;
@@ -11,7 +10,8 @@ function page(load: () => Promise<{ default: ComponentType }>) {
   return Object.assign(lazy(load), { preload: load as Preload });
 }
 
-// Only the landing page ships in the initial bundle; every other screen loads when first visited.
+// Every screen loads when first visited; the server preloads the one a URL opens (http/web-shell.ts).
+const HomePage = page(() => import('../features/home/home-page.tsx'));
 const LoginPage = page(() => import('../features/accounts/login-page.tsx'));
 const SignupPage = page(() => import('../features/accounts/signup-page.tsx'));
 const ForgotPasswordPage = page(() => import('../features/accounts/forgot-password-page.tsx'));

@@ -16,9 +16,14 @@ export function dayLabel(date: Date, now: Date = new Date()): string {
   return date.toLocaleDateString();
 }
 
+let timeFormat: Intl.DateTimeFormat | undefined;
+
 /** Hour and minute in the reader's locale (e.g. "09:41" or "9:41 AM"). */
 export function timeLabel(date: Date): string {
-  return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  // One formatter for every message: `toLocaleTimeString` with options builds a new one per call,
+  // the largest cost of rendering a channel's first page on a phone (issue 19).
+  timeFormat ??= new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+  return timeFormat.format(date);
 }
 
 export type DayGroup<T> = { key: string; label: string; items: T[] };

@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createWebShell } from './web-shell.ts';
+
+const page = '<html><head><script type="module" crossorigin src="/assets/index-1.js"></script></head></html>';
+
+function dist(manifest?: object) {
+  const dir = mkdtempSync(join(tmpdir(), 'web-shell-'));
+  writeFileSync(join(dir, 'index.html'), page);
+  if (manifest) {
+    mkdirSync(join(dir, '.vite'));
+    writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  }
+  return dir;
+}
+
+const manifest = {
+  'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_react.js'] },
+  '_react.js': { file: 'assets/react-1.js' },
+  '_socket.js': { file: 'assets/socket-1.js', imports: ['_react.js'] },
+  'src/features/workspaces/workspace-page.tsx': {
+    file: 'assets/workspace-page-1.js',
+    imports: ['index.html', '_socket.js', '_react.js'],
+    css: ['assets/workspace-page-1.css'],
+  },
+  'src/features/notifications/notification-bell.tsx': { file: 'assets/bell-1.js', imports: ['_socket.js'] },
+};
+
+describe('web shell', () => {
+  it('preloads a channel route’s page chunk, its imports and the signed-in layout’s, once each, not the entry’s', () => {
+    const html = createWebShell(dist(manifest)).htmlFor('/workspace/Acme/channel/0b7f');
+    const preloads = [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    expect(preloads).toEqual(['/assets/workspace-page-1.js', '/assets/socket-1.js', '/assets/bell-1.js']);
+    expect(html).toContain('<link rel="stylesheet" href="/assets/workspace-page-1.css">');
+    expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'));
+  });
+
+  it('skips what index.html already loads: the entry’s imports, transitively, and their CSS', () => {
+    const split = {
+      // Rolldown's inlined common chunks: the entry is a facade over the app chunk, which imports more.
+      'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_web.js'] },
+      '_web.js': { file: 'assets/web-1.js', imports: ['_runtime.js'], css: ['assets/web-1.css'] },
+      '_runtime.js': { file: 'assets/runtime-1.js' },
+      'src/features/tasks/taskboard-page.tsx': {
+        file: 'assets/taskboard-page-1.js',
+        imports: ['_runtime.js', '_web.js', '_board.js'],
+      },
+      '_board.js': { file: 'assets/board-1.js', imports: ['_web.js'], css: ['assets/web-1.css'] },
+    };
+    const html = createWebShell(dist(split)).htmlFor('/task');
+    const preloads = [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    expect(preloads).toEqual(['/assets/taskboard-page-1.js', '/assets/board-1.js']);
+    expect(html).not.toContain('stylesheet');
+  });
+
+  it('leaves other routes, and a build without a manifest, as the plain page', () => {
+    expect(createWebShell(dist(manifest)).htmlFor('/workspace/create')).toBe(page);
+    expect(createWebShell(dist(manifest)).htmlFor('/about')).toBe(page);
+    expect(createWebShell(dist()).htmlFor('/workspace/Acme')).toBe(page);
+  });
+});

@@ -1,0 +1,146 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The SPA's index.html, per client route, with `<link rel="modulepreload">` for the chunks that route
+ * will import. Without them a phone on a slow network fetches index.js, runs it, and only then learns
+ * it needs the page's chunk and its imports: one more round trip before anything useful paints
+ * (Lighthouse mobile, issue 19). A wrong or stale entry costs one unused preload, nothing more.
+ */
+
+/** Hot client routes → the page module the web router lazily loads for them (apps/web/src/app/router.tsx). */
+export interface RoutePage {
+  pattern: RegExp;
+  module: string;
+  signedIn: boolean;
+  /** The API reads the page starts with, built from the path's parameters exactly as the web app builds them. */
+  data?: (params: string[]) => string[];
+}
+
+const api = (...segments: string[]) => `/api/${segments.map(encodeURIComponent).join('/')}`;
+
+export const ROUTE_PAGES: readonly RoutePage[] = [
+  { pattern: /^\/$/, module: 'src/features/home/home-page.tsx', signedIn: false },
+  { pattern: /^\/login\/?$/, module: 'src/features/accounts/login-page.tsx', signedIn: false },
+  { pattern: /^\/signup\/?$/, module: 'src/features/accounts/signup-page.tsx', signedIn: false },
+  { pattern: /^\/dashboard\/?$/, module: 'src/features/workspaces/dashboard-page.tsx', signedIn: true },
+  {
+    pattern: /^\/workspace\/(?!create\/?$)([^/]+)(?:\/channel\/([^/]+))?\/?$/,
+    module: 'src/features/workspaces/workspace-page.tsx',
+    signedIn: true,
+    // The channel pane's first read: the latest page (conversation-store.ts, pageSize 50).
+    data: ([workspace = '', channel]) => [
+      api('workspaces', workspace),
+      ...(channel ? [`${api('workspaces', workspace, 'channels', channel, 'messages')}?limit=50`] : []),
+    ],
+  },
+  {
+    pattern: /^\/task(\/board\/[^/]+)?\/?$/,
+    module: 'src/features/tasks/taskboard-page.tsx',
+    signedIn: true,
+  },
+  { pattern: /^\/tasks\/[^/]+\/?$/, module: 'src/features/tasks/task-page.tsx', signedIn: true },
+  { pattern: /^\/messages\/?$/, module: 'src/features/direct/messages-page.tsx', signedIn: true },
+  { pattern: /^\/(chat|livechat)\/?$/, module: 'src/features/direct/chat-page.tsx', signedIn: true },
+];
+
+/** What the layout loads on every signed-in page (navbar counters, presence, the call listener). */
+export const SIGNED_IN_MODULES = [
+  'src/features/notifications/notification-bell.tsx',
+  'src/features/direct/messages-link.tsx',
+  'src/features/invitations/invitations-link.tsx',
+  'src/features/presence/presence-connection.tsx',
+  'src/features/calls/call-listener.tsx',
+];
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** Every file `module` needs before it runs (its chunk, static imports, their CSS), `skip`'s excluded. */
+function filesOf(manifest: Manifest, module: string, skip: Set<string>): { js: string[]; css: string[] } {
+  const js: string[] = [];
+  const css: string[] = [];
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    if (!skip.has(chunk.file)) js.push(chunk.file);
+    for (const c of chunk.css ?? []) if (!css.includes(c) && !skip.has(c)) css.push(c);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  visit(module);
+  return { js, css };
+}
+
+/**
+ * `<link rel="preload" as="fetch">` for the session and the route's first reads: they then travel
+ * while the scripts download instead of after they ran. `crossorigin="anonymous"` is the credentials
+ * mode of the app's own fetches (same-origin), so the browser hands them the preloaded answers.
+ */
+function dataTags(route: RoutePage, path: string): string {
+  let params: string[];
+  try {
+    params = (route.pattern.exec(path) ?? [])
+      .slice(1)
+      .map((p) => (p === undefined ? p : decodeURIComponent(p))) as string[];
+  } catch {
+    return ''; // a malformed escape in the URL: the app shows its own error for it
+  }
+  const urls = ['/api/me', ...(route.signedIn ? (route.data?.(params) ?? []) : [])];
+  return urls
+    .map((url) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(url)}">`)
+    .join('');
+}
+
+const escapeAttr = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export interface WebShell {
+  /** index.html for a client route, with that route's preloads. */
+  htmlFor(path: string): string;
+}
+
+/** Reads index.html and the build manifest once; without a manifest every route gets the plain page. */
+export function createWebShell(webDist: string): WebShell {
+  const html = readFileSync(join(webDist, 'index.html'), 'utf8');
+  const manifestPath = join(webDist, '.vite', 'manifest.json');
+  if (!existsSync(manifestPath)) return { htmlFor: () => html };
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  // The entry, its static imports (transitively) and their CSS are already in index.html.
+  const inPage = entryKey ? filesOf(manifest, entryKey, new Set()) : { js: [], css: [] };
+  const skip = new Set([...inPage.js, ...inPage.css]);
+
+  const pages = new Map<string, string>();
+  const tagsFor = (modules: string[]) => {
+    const js = new Set<string>();
+    const css = new Set<string>();
+    for (const module of modules) {
+      const files = filesOf(manifest, module, skip);
+      for (const f of files.js) js.add(f);
+      for (const f of files.css) css.add(f);
+    }
+    return [
+      ...[...css].map((f) => `<link rel="stylesheet" href="/${f}">`),
+      ...[...js].map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+    ].join('');
+  };
+  return {
+    htmlFor(path) {
+      const route = ROUTE_PAGES.find((r) => r.pattern.test(path));
+      if (!route) return html;
+      let head = pages.get(route.module);
+      if (head === undefined) {
+        head = tagsFor(route.signedIn ? [route.module, ...SIGNED_IN_MODULES] : [route.module]);
+        pages.set(route.module, head);
+      }
+      return html.replace('</head>', `${head}${dataTags(route, path)}</head>`);
+    },
+  };
+}
