@@ -15,7 +15,7 @@ import {
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { anyUuid } from '../../db/any-uuid.ts';
+import { anyUuid, uuidArray } from '../../db/any-uuid.ts';
 import {
   taskActivity,
   taskAssignees,
@@ -201,7 +201,9 @@ export async function listAssignedTasks(ctx: AppContext, caller: Caller) {
 
 /**
  * Renumbers `current` 0..n-1 (dense) with `id` placed at `index` (clamped; the end when undefined),
- * or just closes the gaps when `id` is null; writes only rows whose position changes.
+ * or just closes the gaps when `id` is null; writes only rows whose position changes, in ONE
+ * statement (a card moved to the top of a 100-card list shifts the 99 others: one UPDATE per row
+ * was a hundred round trips inside the board's lock — bench/board-moves.ts).
  */
 export async function renumber(
   tx: Tx,
@@ -213,11 +215,21 @@ export async function renumber(
   const ids = current.map((r) => r.id).filter((x) => x !== id);
   if (id !== null) ids.splice(Math.min(index ?? ids.length, ids.length), 0, id);
   const before = new Map(current.map((r) => [r.id, r.position]));
-  for (const [position, rowId] of ids.entries()) {
-    if (before.get(rowId) !== position) {
-      await tx.update(table).set({ position }).where(eq(table.id, rowId));
-    }
+  const changed = ids.flatMap((rowId, position) =>
+    before.get(rowId) === position ? [] : [{ rowId, position }],
+  );
+  if (changed.length === 0) return;
+  if (changed.length === 1) {
+    const [only] = changed as [{ rowId: string; position: number }];
+    await tx.update(table).set({ position: only.position }).where(eq(table.id, only.rowId));
+    return;
   }
+  const positions = `{${changed.map((c) => c.position).join(',')}}`;
+  await tx.execute(
+    sql`update ${table} set position = v.position
+        from unnest(${uuidArray(changed.map((c) => c.rowId))}, ${positions}::int[]) as v(id, position)
+        where ${table.id} = v.id`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
