@@ -7,16 +7,24 @@
 //   CLIENTS=200 CHANNELS=20 RATE=100 DURATION=10 node --import tsx bench/chat-latency.ts
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/chat-latency.ts
 //     (a fresh database is created on that server and dropped afterwards)
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { io as connect, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
-import { acceptInvitation, repoRoot, report, verifyFromOutbox } from './lib.ts';
+import {
+  call,
+  cpuSeconds,
+  pool,
+  repoRoot,
+  report,
+  signUpUsers,
+  sleep,
+  startServer,
+  summary,
+  workspaceWithMembers,
+} from './lib.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1000);
 const CHANNELS = Number(process.env.CHANNELS ?? 100);
@@ -26,89 +34,9 @@ const SATURATION = Number(process.env.SATURATION ?? 5);
 const USERS = Number(process.env.USERS ?? Math.max(1, Math.ceil(CLIENTS / 10)));
 const DATABASE_URL = process.env.DATABASE_URL;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime
-}
-
 function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-}
-
-function percentile(sorted: number[], p: number) {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function summary(latencies: number[]) {
-  const s = [...latencies].sort((a, b) => a - b);
-  const r = (x: number) => Math.round(x * 10) / 10;
-  return {
-    p50_ms: r(percentile(s, 50)),
-    p95_ms: r(percentile(s, 95)),
-    p99_ms: r(percentile(s, 99)),
-    max_ms: r(s.at(-1) ?? 0),
-  };
-}
-
-async function waitReady(url: string, child: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {}
-    await sleep(100);
-  }
-  throw new Error('server did not become ready');
-}
-
-async function call<T>(
-  url: string,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time. */
-async function pool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T, i);
-      }
-    }),
-  );
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -132,87 +60,25 @@ const ownCpu = () => {
 };
 
 async function benchCohort() {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'cohort-bench-chat-'));
-  let dropDb = async () => {};
-  const env: Record<string, string> = { DATA_DIR: dataDir };
-  if (DATABASE_URL) {
-    const name = `cohort_bench_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const dbUrl = new URL(DATABASE_URL);
-    dbUrl.pathname = `/${name}`;
-    env.DATABASE_URL = dbUrl.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  }
-  // PROFILE=<dir> writes a V8 CPU profile of the server there.
-  const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
-    // One owner invites every client: the per-person invitation budget would stop at 250.
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      INVITATIONS_PER_HOUR: '100000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  // One owner invites every client: the per-person invitation budget would stop at 250.
+  const server = await startServer({
+    databaseUrl: DATABASE_URL,
+    env: { INVITATIONS_PER_HOUR: '100000' },
+    prefix: 'cohort-bench-chat-',
   });
+  const { url } = server;
   const sockets: Socket[] = [];
   try {
-    await waitReady(url, child);
-    const pid = child.pid ?? 0;
+    const pid = server.child.pid ?? 0;
 
     // Accounts (argon2 makes signup slow: USERS accounts, several sockets — tabs — each).
     console.log(`creating ${USERS} users, a workspace and ${CHANNELS} channels…`);
     const run = randomUUID().slice(0, 8);
-    const users = await pool(
-      Array.from({ length: USERS }, (_, i) => i),
-      4,
-      async (i) => {
-        const email = `bench-${run}-${i}@example.com`;
-        const password = 'correct horse battery';
-        await call(url, 'POST', '/api/signup', undefined, {
-          firstName: 'Bench',
-          lastName: `${i}`,
-          email,
-          password,
-        });
-        // Verified, so that they can accept the workspace's invitation below.
-        await verifyFromOutbox(url, dataDir, email);
-        const { token } = await call<{ token: string }>(url, 'POST', '/api/login', undefined, {
-          email,
-          password,
-        });
-        return { email, token };
-      },
-    );
+    const users = await signUpUsers(server, USERS, run);
     const [owner, ...others] = users;
     if (!owner) throw new Error('no users');
     const workspaceName = `bench-${run}`;
-    const { _id: workspaceId } = await call<{ _id: string }>(url, 'POST', '/api/workspaces', owner.token, {
-      name: workspaceName,
-      description: 'chat latency benchmark',
-      members: others.slice(0, 199).map((u) => ({ email: u.email, role: 'viewer' })),
-    });
-    for (const u of others.slice(199)) {
-      await call(url, 'POST', `/api/workspaces/${workspaceName}/members`, owner.token, {
-        email: u.email,
-        role: 'viewer',
-      });
-    }
-    // Adding invites: everyone accepts.
-    await pool(others, 4, (u) => acceptInvitation(url, u.token, workspaceId));
+    await workspaceWithMembers(url, owner, others, workspaceName, 'viewer', 'chat latency benchmark');
     const channelIds = await pool(
       Array.from({ length: CHANNELS }, (_, i) => i),
       4,
@@ -355,10 +221,7 @@ async function benchCohort() {
     return { steady: steadyResult, saturation: saturationResult, rssPerConnKiB, rssBefore, rssAfter };
   } finally {
     for (const s of sockets) s?.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
-    await dropDb();
+    await server.stop();
   }
 }
 

@@ -1,7 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -82,4 +86,220 @@ export async function acceptInvitation(baseUrl: string, token: string, workspace
     body: '{}',
   });
   if (!accepted.ok) throw new Error(`accepting: ${accepted.status} ${await accepted.text()}`);
+}
+
+// -- Servers, requests and figures shared by the latency benches --------------------------------------
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime
+}
+
+export function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** p50/p95/p99/max of latencies in ms, to 0.1 ms. */
+export function summary(latencies: number[]) {
+  const s = [...latencies].sort((a, b) => a - b);
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return {
+    p50_ms: r(percentile(s, 50)),
+    p95_ms: r(percentile(s, 95)),
+    p99_ms: r(percentile(s, 99)),
+    max_ms: r(s.at(-1) ?? 0),
+  };
+}
+
+export async function waitReady(url: string, child: ChildProcess) {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error('server exited early');
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {}
+    await sleep(100);
+  }
+  throw new Error('server did not become ready');
+}
+
+/** One JSON API call (Bearer `token`); throws on a non-2xx answer. */
+export async function call<T>(
+  url: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time. */
+export async function pool<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T, i);
+      }
+    }),
+  );
+  return out;
+}
+
+export interface BenchServer {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  /** Stops the server, removes its DATA_DIR and drops its database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The Cohort server as a child process on a free port with a fresh DATA_DIR: on PGlite there, or,
+ * with `databaseUrl`, on a fresh database created on that PostgreSQL server (dropped by `stop`).
+ * PROFILE=<dir> writes a V8 CPU profile of the server there.
+ */
+export async function startServer(
+  opts: { databaseUrl?: string; env?: Record<string, string>; prefix?: string } = {},
+): Promise<BenchServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), opts.prefix ?? 'cohort-bench-'));
+  let dropDb = async () => {};
+  // An empty DATABASE_URL means PGlite in DATA_DIR, whatever this process's environment says.
+  const env: Record<string, string> = { DATA_DIR: dataDir, DATABASE_URL: '' };
+  if (opts.databaseUrl) {
+    const name = `cohort_bench_${randomUUID().replaceAll('-', '')}`;
+    const admin = new pg.Client({ connectionString: opts.databaseUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const dbUrl = new URL(opts.databaseUrl);
+    dbUrl.pathname = `/${name}`;
+    env.DATABASE_URL = dbUrl.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: opts.databaseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    await dropDb();
+  };
+  try {
+    await waitReady(url, child);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, child, dataDir, stop };
+}
+
+export interface BenchUser {
+  email: string;
+  token: string;
+}
+
+/**
+ * `count` users who signed up, verified their address (DATA_DIR/outbox) and logged in, `limit` at a
+ * time (argon2 makes sign-up slow); `tag` keeps their addresses apart from other runs.
+ */
+export async function signUpUsers(server: BenchServer, count: number, tag: string, limit = 4) {
+  return pool(
+    Array.from({ length: count }, (_, i) => i),
+    limit,
+    async (i): Promise<BenchUser> => {
+      const email = `bench-${tag}-${i}@example.com`;
+      const password = 'correct horse battery';
+      await call(server.url, 'POST', '/api/signup', undefined, {
+        firstName: 'Bench',
+        lastName: `${i}`,
+        email,
+        password,
+      });
+      // Verified, so that they can accept a workspace's invitation.
+      await verifyFromOutbox(server.url, server.dataDir, email);
+      const { token } = await call<{ token: string }>(server.url, 'POST', '/api/login', undefined, {
+        email,
+        password,
+      });
+      return { email, token };
+    },
+  );
+}
+
+/**
+ * A workspace `name` created by `owner` with every one of `members` invited with `role` and having
+ * accepted (how anyone joins). Returns the workspace's id. Needs INVITATIONS_PER_HOUR above the
+ * member count on the server beyond 250 invitations.
+ */
+export async function workspaceWithMembers(
+  url: string,
+  owner: BenchUser,
+  members: BenchUser[],
+  name: string,
+  role: 'viewer' | 'editor' | 'admin',
+  description = 'benchmark',
+): Promise<string> {
+  const { _id: workspaceId } = await call<{ _id: string }>(url, 'POST', '/api/workspaces', owner.token, {
+    name,
+    description,
+    members: members.slice(0, 199).map((u) => ({ email: u.email, role })),
+  });
+  for (const u of members.slice(199)) {
+    await call(url, 'POST', `/api/workspaces/${name}/members`, owner.token, { email: u.email, role });
+  }
+  await pool(members, 4, (u) => acceptInvitation(url, u.token, workspaceId));
+  return workspaceId;
 }

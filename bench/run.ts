@@ -6,5 +6,6 @@ await import('./lighthouse.ts');
 await import('./call-first-frame.ts');
 await import('./summary.ts');
 await import('./github-sync.ts');
+await import('./board-moves.ts'); // team board: 500 cards, 20 watchers, move → visible p99, PGlite and PostgreSQL
 
 export {};

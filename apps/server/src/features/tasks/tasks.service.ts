@@ -15,7 +15,7 @@ import {
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { anyUuid } from '../../db/any-uuid.ts';
+import { anyUuid, uuidArray } from '../../db/any-uuid.ts';
 import {
   taskActivity,
   taskAssignees,
@@ -201,7 +201,10 @@ export async function listAssignedTasks(ctx: AppContext, caller: Caller) {
 
 /**
  * Renumbers `current` 0..n-1 (dense) with `id` placed at `index` (clamped; the end when undefined),
- * or just closes the gaps when `id` is null; writes only rows whose position changes.
+ * or just closes the gaps when `id` is null; writes only rows whose position changes, in ONE
+ * statement (a card moved to the top of a 100-card list shifts the 99 others: one UPDATE per row
+ * was a hundred round trips inside the board's lock — bench/board-moves.ts). Returns the ids in
+ * their new order, which is the list's committed order while the caller holds the board's lock.
  */
 export async function renumber(
   tx: Tx,
@@ -209,15 +212,26 @@ export async function renumber(
   current: Array<{ id: string; position: number }>,
   id: string | null,
   index: number | undefined,
-) {
+): Promise<string[]> {
   const ids = current.map((r) => r.id).filter((x) => x !== id);
   if (id !== null) ids.splice(Math.min(index ?? ids.length, ids.length), 0, id);
   const before = new Map(current.map((r) => [r.id, r.position]));
-  for (const [position, rowId] of ids.entries()) {
-    if (before.get(rowId) !== position) {
-      await tx.update(table).set({ position }).where(eq(table.id, rowId));
-    }
+  const changed = ids.flatMap((rowId, position) =>
+    before.get(rowId) === position ? [] : [{ rowId, position }],
+  );
+  if (changed.length === 0) return ids;
+  if (changed.length === 1) {
+    const [only] = changed as [{ rowId: string; position: number }];
+    await tx.update(table).set({ position: only.position }).where(eq(table.id, only.rowId));
+    return ids;
   }
+  const positions = `{${changed.map((c) => c.position).join(',')}}`;
+  await tx.execute(
+    sql`update ${table} set position = v.position
+        from unnest(${uuidArray(changed.map((c) => c.rowId))}, ${positions}::int[]) as v(id, position)
+        where ${table.id} = v.id`,
+  );
+  return ids;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -342,7 +356,7 @@ export async function moveTask(
     const from = now.listId;
     const current = await boardOf(tx, target.id);
     await tx.update(tasks).set({ listId: target.id, position: -1 }).where(eq(tasks.id, access.task.id));
-    await renumber(
+    const targetOrder = await renumber(
       tx,
       tasks,
       [...current.filter((r) => r.id !== access.task.id), { id: access.task.id, position: -1 }],
@@ -350,25 +364,32 @@ export async function moveTask(
       position,
     );
     // The list it left closes the gap.
-    if (from !== target.id) await renumber(tx, tasks, await boardOf(tx, from), null, undefined);
-    const [moved] = await tx
-      .select({ position: tasks.position })
-      .from(tasks)
-      .where(eq(tasks.id, access.task.id));
+    const known = new Map([[target.id, targetOrder]]);
+    if (from !== target.id)
+      known.set(from, await renumber(tx, tasks, await boardOf(tx, from), null, undefined));
     await record(ctx, tx, caller, access.task.id, 'moved', {
       from,
       to: target.id,
-      position: moved?.position ?? null,
+      position: targetOrder.indexOf(access.task.id),
     });
-    await recordOrder(tx, access.board, [...new Set([from, access.task.listId, target.id])]);
+    await recordOrder(tx, access.board, [...new Set([from, access.task.listId, target.id])], known);
   });
 }
 
-/** The committed card order of the lists a move touched, for the board's watchers. */
-async function recordOrder(tx: Tx, scope: BoardScope, listIds: string[]) {
+/**
+ * The committed card order of the lists a move touched, for the board's watchers: the orders this
+ * transaction just wrote (`known`, under the board's lock), the others read again.
+ */
+async function recordOrder(
+  tx: Tx,
+  scope: BoardScope,
+  listIds: string[],
+  known: Map<string, string[]> = new Map(),
+) {
   const order = [];
   for (const listId of listIds) {
-    order.push({ taskListId: listId, taskIds: (await boardOf(tx, listId)).map((r) => r.id) });
+    const taskIds = known.get(listId) ?? (await boardOf(tx, listId)).map((r) => r.id);
+    order.push({ taskListId: listId, taskIds });
   }
   if (scope.change) scope.change.order = order;
 }
@@ -395,10 +416,10 @@ export async function repositionTask(ctx: AppContext, caller: Caller, access: Ta
     const listId = now?.listId ?? access.task.listId;
     const current = await boardOf(tx, listId);
     const from = current.findIndex((r) => r.id === access.task.id);
-    await renumber(tx, tasks, current, access.task.id, position);
+    const order = await renumber(tx, tasks, current, access.task.id, position);
     const to = Math.min(position, current.length - 1);
     if (from !== to) await record(ctx, tx, caller, access.task.id, 'reordered', { from, to });
-    await recordOrder(tx, access.board, [listId]);
+    await recordOrder(tx, access.board, [listId], new Map([[listId, order]]));
   });
 }
 
