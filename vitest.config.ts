@@ -35,6 +35,9 @@ const postgres = process.env.TEST_DATABASE_URL
 
 export default defineConfig({
   test: {
+    // Vitest's default leaves one of two cores idle (CPUs − 1 workers); the database suites also wait
+    // on PostgreSQL and on their servers' sockets, so two workers keep both cores busy.
+    maxWorkers: 2,
     projects: [
       {
         test: {
