@@ -108,6 +108,8 @@ function TaskCardBody({
   const [panel, setPanel] = useState<Panel | null>(null);
   const access = useBoardAccess(task.boardId);
   const { canEdit } = access;
+  // A team board's cards go to its members; a personal board's owner picks among colleagues.
+  const assignable = access.board?.workspace ? access.members : undefined;
   // The card's own board knows every list (the open board may be another one).
   const boardLists = access.board?.lists ?? lists;
   const listName = boardLists.find((l) => l._id === task.taskListId)?.name;
@@ -237,9 +239,7 @@ function TaskCardBody({
             {panel === 'checklist' && <ChecklistPanel task={task} />}
             {panel === 'dates' && <DatesPanel task={task} />}
             {panel === 'move' && <MovePanel task={task} lists={boardLists} onMoved={onClose} />}
-            {panel === 'assignees' && (
-              <AssigneesPanel task={task} members={access.members} canEdit={canEdit} />
-            )}
+            {panel === 'assignees' && <AssigneesPanel task={task} members={assignable} canEdit={canEdit} />}
           </section>
         )}
       </div>

@@ -82,7 +82,8 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed, boardId: named }
     if (named) rememberLastBoard(named);
   }, [named]);
   const [section, setSection] = useState<Section>(initialTaskId || named ? 'boards' : 'default');
-  const [scope, setScope] = useState<Scope>('board');
+  // /task is the whole taskboard (every board); a board's own URL narrows the views to it.
+  const [scope, setScope] = useState<Scope>(named ? 'board' : 'all');
   const [mineOnly, setMineOnly] = useState(false);
   const [showActivity, setShowActivity] = useState(false);
   const scopeId = useId();
@@ -97,7 +98,10 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed, boardId: named }
   // The theme is the whole app's (the layout applies it); it is chosen here, in Settings.
   const theme = useTheme(email);
   const notifications = useQuery(notificationsQuery);
-  const unread = (notifications.data ?? []).filter((n) => !n.read).length;
+  // The badge counts what the Notifications section shows (the scope's notifications).
+  const unread = (notifications.data ?? []).filter(
+    (n) => !n.read && (!listIds || listIds.has(n.task.taskListId)),
+  ).length;
   const searchId = useId();
 
   const changeTheme = (next: Theme) => writeTheme(email, next);
