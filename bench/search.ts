@@ -13,6 +13,7 @@ import type { AppContext } from '../apps/server/src/context.ts';
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
 import { EventBus } from '../apps/server/src/events/event-bus.ts';
 import { searchMessages } from '../apps/server/src/features/search/search.service.ts';
+import { Metrics } from '../apps/server/src/http/metrics.ts';
 import { report } from './lib.ts';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1_000_000);
@@ -182,6 +183,7 @@ async function benchEngine(engine: string, vocab: string[]) {
       bus: new EventBus(console as unknown as AppContext['log']),
       outbox: { deliver: async () => {} },
       mail: { wake: () => {} },
+      metrics: new Metrics(undefined),
     } satisfies AppContext;
     const caller = { id: '00000000-0000-4000-8000-000000000001' };
     const rows: Record<string, string | number>[] = [];

@@ -64,6 +64,7 @@ import { registerTasksNamespace } from './features/tasks/tasks.socket.ts';
 import { workspacesRoutes } from './features/workspaces/workspaces.routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { logOptions } from './http/log-redaction.ts';
+import { Metrics, metricsRoutes } from './http/metrics.ts';
 import { registerOriginGuard } from './http/origin.ts';
 import { registerStorableInputGuard } from './http/storable-input.ts';
 import { systemRoutes } from './http/system.routes.ts';
@@ -141,7 +142,12 @@ export async function buildApp(opts: BuildAppOptions) {
     outbox: { deliver: async () => {} },
     // Replaced by the outbox drainer just below (it needs the finished context).
     mail: { wake: () => {} },
+    metrics: new Metrics(config.METRICS_TOKEN),
   };
+  const { metrics } = ctx;
+  // Every answered request, by route pattern (never the raw URL) and status.
+  if (metrics.enabled)
+    app.addHook('onResponse', async (request, reply) => metrics.observeRequest(request, reply));
   const mail = new MailSender(ctx, opts.mail);
   ctx.mail = mail;
   // Features publish what happened on the bus; the mail feature queues the mails it causes.
@@ -203,6 +209,7 @@ export async function buildApp(opts: BuildAppOptions) {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   await app.register(systemRoutes(ctx));
+  await app.register(metricsRoutes(metrics));
   await app.register(accountsRoutes(ctx));
   await app.register(sessionsRoutes(ctx));
   await app.register(twoFactorRoutes(ctx));
@@ -216,6 +223,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const io = createSocketServer(ctx, app);
   const closeAdapter = await attachAdapter(ctx, io);
   io.use(authenticateSocket(ctx));
+  metrics.watch(io, database);
   const realtime: RealtimeOptions = {
     ...defaultRealtimeOptions(),
     presenceGraceMs: config.PRESENCE_GRACE_MS,
@@ -312,6 +320,7 @@ export async function buildApp(opts: BuildAppOptions) {
     await fileSweeper.stop();
     await io.close();
     await closeAdapter();
+    metrics.stop();
     // Subscribers unsubscribe as they close; this drops any left, so a closed app hears nothing.
     ctx.bus.clear();
   });

@@ -34,6 +34,8 @@ const configSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /** Turns on GET /metrics (Prometheus), which then requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalString,
   /** Comma-separated STUN URLs handed to browsers by GET /api/calls/ice-servers. */

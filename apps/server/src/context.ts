@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { EventBus } from './events/event-bus.ts';
+import type { Metrics } from './http/metrics.ts';
 
 export type { MessageCreated, NewUser } from './events/event-bus.ts';
 
@@ -24,4 +25,6 @@ export interface AppContext {
   outbox: { deliver(name: 'messageCreated', key: string): Promise<void> };
   /** The mail outbox drainer: `wake()` after a commit that queued mail sends it now, not at the next poll. */
   mail: { wake(): void };
+  /** Prometheus instruments (http/metrics.ts); no-ops unless METRICS_TOKEN is set. */
+  metrics: Metrics;
 }

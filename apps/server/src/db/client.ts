@@ -18,12 +18,72 @@ export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).row
 /** A transaction handle of a `Db`. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** A PostgreSQL pool's connections: held (idle or in use), idle, and checkouts waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   /** Cheap round trip, used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Calls `observe` with each query's duration in seconds until the returned function is called (metrics). */
+  timeQueries(observe: (seconds: number) => void): () => void;
+  /** PostgreSQL only. */
+  poolStats?: () => PoolStats;
+}
+
+/**
+ * The one place queries are timed, for both drivers: every query of the app goes through a pool
+ * client's `query` (PostgreSQL; `pool.query` uses one too) or PGlite's `query` and its transactions'.
+ * Nothing is measured while nobody observes.
+ */
+class QueryTimer {
+  private readonly observers = new Set<(seconds: number) => void>();
+
+  subscribe = (observe: (seconds: number) => void) => {
+    this.observers.add(observe);
+    return () => void this.observers.delete(observe);
+  };
+
+  /** Replaces `target[method]` (a promise- or callback-style query function) with a timed one. */
+  wrap<T extends object>(target: T, method: keyof T & string) {
+    const original = target[method] as unknown as (...args: unknown[]) => unknown;
+    const observers = this.observers;
+    const timed = function (this: unknown, ...args: unknown[]) {
+      if (observers.size === 0) return original.apply(this, args);
+      const start = performance.now();
+      const done = () => {
+        const seconds = (performance.now() - start) / 1000;
+        for (const observe of observers) observe(seconds);
+      };
+      const callback = args.at(-1);
+      if (typeof callback === 'function') {
+        args[args.length - 1] = (...results: unknown[]) => {
+          done();
+          return callback(...results);
+        };
+        return original.apply(this, args);
+      }
+      const result = original.apply(this, args);
+      if (!(result instanceof Promise)) return result;
+      return result.then(
+        (value) => {
+          done();
+          return value;
+        },
+        (err: unknown) => {
+          done();
+          throw err;
+        },
+      );
+    };
+    (target as Record<string, unknown>)[method] = timed;
+  }
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -46,6 +106,8 @@ export async function openDatabase(opts: {
     // connection drops, and no pool listener sees it: without this it would crash the process. The
     // transaction's next statement fails (a 503 to the caller) and the pool discards the client.
     pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
+    const timer = new QueryTimer();
+    pool.on('connect', (client) => timer.wrap(client, 'query'));
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     await withMigrationLock(pool, () => migratePg(db as never, { migrationsFolder }));
     return {
@@ -53,6 +115,8 @@ export async function openDatabase(opts: {
       kind: 'postgres',
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
+      timeQueries: timer.subscribe,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
   const inMemory = opts.dataDir.startsWith('memory://');
@@ -61,6 +125,15 @@ export async function openDatabase(opts: {
   // A new cluster starts from the pre-migrated template when one was built (see pglite-template.ts).
   const fresh = inMemory || !existsSync(join(dir, 'PG_VERSION'));
   const client = await PGlite.create(dir, fresh ? { loadDataDir: loadTemplate() } : {});
+  const timer = new QueryTimer();
+  timer.wrap(client, 'query');
+  // Drizzle runs a transaction's statements on the handle PGlite passes to the callback.
+  const transaction = client.transaction.bind(client);
+  client.transaction = (run) =>
+    transaction((tx) => {
+      timer.wrap(tx, 'query');
+      return run(tx);
+    });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return {
@@ -68,6 +141,7 @@ export async function openDatabase(opts: {
     kind: 'pglite',
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
+    timeQueries: timer.subscribe,
   };
 }
 

@@ -150,6 +150,9 @@ const ROWS: Row[] = [
   // -- System and public ----------------------------------------------------------------------------
   { route: 'GET /healthz', public: true, url: () => '/healthz', expected: everyone(200) },
   { route: 'GET /readyz', public: true, url: () => '/readyz', expected: everyone(200) },
+  // Off here (no METRICS_TOKEN): 404 as for any unknown path. With a token, src/http/metrics.test.ts
+  // checks that only that bearer token (never a session) reads it.
+  { route: 'GET /metrics', public: true, url: () => '/metrics', expected: everyone(404) },
   { route: 'GET /api/config', public: true, url: () => '/api/config', expected: everyone(200) },
   { route: 'GET /api/openapi.json', public: true, url: () => '/api/openapi.json', expected: everyone(200) },
   { route: 'GET /api/docs', public: true, url: () => '/api/docs', expected: everyone(200) },
@@ -1131,7 +1134,10 @@ function registeredRoutes() {
         .filter(
           (r) =>
             r.method !== 'HEAD' &&
-            (r.url.startsWith('/api/') || r.url.startsWith('/healthz') || r.url.startsWith('/readyz')),
+            (r.url.startsWith('/api/') ||
+              r.url.startsWith('/healthz') ||
+              r.url.startsWith('/readyz') ||
+              r.url.startsWith('/metrics')),
         )
         .map((r) => `${r.method} ${r.url}`),
     ),

@@ -145,6 +145,7 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
   const announce = (senderId: string, message: ChannelMessage) => {
     typing.stop(message.channel, senderId);
     nsp.to(channelRoom(message.channel)).emit(CHAT_EVENTS.newMessage, message);
+    ctx.metrics.messageDelivered('channel', message._id);
   };
   const announceUpdate = (message: ChannelMessage) => {
     nsp.to(channelRoom(message.channel)).emit(CHAT_EVENTS.messageUpdated, message);

@@ -24,8 +24,10 @@ export function registerDirectNamespace(
   const sendLimiter = messageSendLimiter(ctx, options);
   const realtime: DirectRealtime = {
     nsp,
-    announceCreated: (message, [a, b]) =>
-      nsp.to([userRoom(a), userRoom(b)]).emit(DM_EVENTS.newMessage, message),
+    announceCreated: (message, [a, b]) => {
+      nsp.to([userRoom(a), userRoom(b)]).emit(DM_EVENTS.newMessage, message);
+      ctx.metrics.messageDelivered('direct', message._id);
+    },
     /** After a commit: a message's new state to every socket of both users. */
     announceUpdate: (message, [a, b]) =>
       nsp.to([userRoom(a), userRoom(b)]).emit(DM_EVENTS.messageUpdated, message),

@@ -123,7 +123,9 @@ export async function insertMessage<R extends { id: string }>(
   try {
     // One transaction always: the message, its files and what `insert` queues with it (the event
     // outbox row of its notifications) commit together or not at all.
-    return await ctx.db.transaction((tx) => write(tx));
+    const stored = await ctx.db.transaction((tx) => write(tx));
+    if (stored) ctx.metrics.messageSent(kind, stored.row.id);
+    return stored;
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     return 'resend';
