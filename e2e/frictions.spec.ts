@@ -194,6 +194,8 @@ test.describe('composer and reactions', () => {
       await composer(ada.page).press('Enter');
       await expect(log(ada.page).getByText(text)).toBeVisible();
     }
+    // Shown is not stored: the summary reads what the server has, so wait for every send's ack.
+    await expect(log(ada.page).getByText('Sending…')).toHaveCount(0);
     await ada.page.getByRole('button', { name: 'Show Summary' }).click();
     const panel = ada.page.getByRole('region', { name: 'Channel Conversation Summary' });
     await expect(
