@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { createQueryClient, Providers } from './app/providers.tsx';
-import { preloadRoute, router } from './app/router.tsx';
+import { AppRoutes, preloadRoute } from './app/router.tsx';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -12,7 +12,9 @@ preloadRoute(window.location.pathname);
 createRoot(root).render(
   <StrictMode>
     <Providers client={createQueryClient()}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </Providers>
   </StrictMode>,
 );

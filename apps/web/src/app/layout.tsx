@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
 import { useMe } from '../features/accounts/use-me.ts';
 import { useTheme } from '../lib/theme.ts';
 import { Navbar } from './navbar.tsx';
+import { ScrollRestoration } from './scroll-restoration.tsx';
 import { SiteFooter } from './site-footer.tsx';
 
 // Signed-in only, and it brings the socket client and the shared schemas: kept out of the entry

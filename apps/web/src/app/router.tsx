@@ -1,5 +1,5 @@
 import { type ComponentType, isValidElement, lazy, type ReactNode } from 'react';
-import { createBrowserRouter, matchRoutes, Outlet, type RouteObject } from 'react-router';
+import { matchRoutes, Outlet, type RouteObject, useRoutes } from 'react-router';
 import { RequireAuth } from '../features/accounts/require-auth.tsx';
 import { Layout } from './layout.tsx';
 
@@ -98,7 +98,14 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The app's screens. A component router (<BrowserRouter> + useRoutes), not the data router
+ * (createBrowserRouter): the app uses no loaders, actions or fetchers, and the data router cost every
+ * first visit ~17 KiB of gzip (issue 21). Scroll restoration is ./scroll-restoration.tsx.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
 
 /** The preload of the lazily loaded screen an element renders (directly or inside a wrapper). */
 export function preloadOf(node: ReactNode): Preload | undefined {

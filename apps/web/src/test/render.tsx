@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
-import { Toaster } from 'sonner';
 import { vi } from 'vitest';
+import { Toaster } from '../lib/toaster.tsx';
 
 /** Renders routes in a memory router with a fresh query cache and the toast region, like the app. */
 export function renderRoutes(routes: RouteObject[], initialEntry: string) {

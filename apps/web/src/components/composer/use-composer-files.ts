@@ -1,7 +1,7 @@
 import type { StoredFile } from '@cohort/shared/files';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { makeThumbnail, type UploadTarget, uploadFile } from './upload.ts';
 
 /** A file chosen, recorded or annotated in the composer. */

@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { useVoiceRecorder } from './use-voice-recorder.ts';
 
 /** Voice notes: a recording becomes a file of the composer, named by when it was made. */

@@ -1,8 +1,8 @@
 import type { TokenResponse } from '@cohort/shared/accounts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
-import { toast } from 'sonner';
 import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { type GoogleCredentialResponse, loadGoogleIdentity } from './google-identity.ts';
 import { useCompleteSignIn } from './use-complete-sign-in.ts';
 

@@ -3,10 +3,10 @@ import { SECURITY_MESSAGES } from '@cohort/shared/security';
 import { useMutation } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { useCompleteSignIn } from './use-complete-sign-in.ts';
 
 /**

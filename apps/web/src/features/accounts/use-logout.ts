@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { ApiError, api } from '../../lib/api.ts';
 import { forgetUser } from '../../lib/storage.ts';
+import { toast } from '../../lib/toast.ts';
 import { meQueryKey } from './use-me.ts';
 
 export function useLogout() {

@@ -1,9 +1,9 @@
 import { EMAIL_MESSAGES } from '@cohort/shared/accounts';
 import { useMutation } from '@tanstack/react-query';
 import { LoaderCircle, MailWarning } from 'lucide-react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 
 /** Asks for another verification mail; the server limits how often. */
 export function ResendVerificationButton() {

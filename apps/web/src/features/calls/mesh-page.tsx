@@ -2,9 +2,9 @@ import { createRoomResponse } from '@cohort/shared/calls';
 import { Link2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { MeshCallView } from './mesh-call-view.tsx';
 

@@ -4,7 +4,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Send } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { uploadFile } from '../../components/composer/upload.ts';
 import type { ComposerFile } from '../../components/composer/use-composer-files.ts';
 import { Markdown } from '../../components/markdown/markdown.tsx';
@@ -13,6 +12,7 @@ import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { channelPath, workspaceQuery, workspacesQuery } from '../workspaces/workspaces.public.ts';
 

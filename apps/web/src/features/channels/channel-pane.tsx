@@ -7,10 +7,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell, BellOff, Lock, Sparkles, Video } from 'lucide-react';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
+import { toast } from '../../lib/toast.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { MeetingBanner, meetingUrl } from '../calls/calls.public.ts';
 import {

@@ -3,11 +3,11 @@ import { displayName } from '@cohort/shared/names';
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { useMemo } from 'react';
-import { toast } from 'sonner';
 import type { MentionCandidate } from '../../components/composer/mentions.ts';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { api } from '../../lib/api.ts';
 import { timeLabel } from '../../lib/chat-time.ts';
+import { toast } from '../../lib/toast.ts';
 import { channelMessagesPath } from './use-channel-chat.ts';
 
 export const THREAD_PANEL_ID = 'thread-panel';

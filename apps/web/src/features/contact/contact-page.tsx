@@ -2,11 +2,11 @@ import { type ContactBody, contactBody } from '@cohort/shared/contact';
 import { useMutation } from '@tanstack/react-query';
 import { CircleCheck, LoaderCircle, Mail, MapPin, Phone } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { TextAreaField, TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
+import { toast } from '../../lib/toast.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 const linkClasses = 'rounded hover:text-indigo-800 focus-visible:outline-2 focus-visible:outline-indigo-600';

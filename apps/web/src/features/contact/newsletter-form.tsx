@@ -1,8 +1,8 @@
 import type { NewsletterBody } from '@cohort/shared/contact';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { toast } from 'sonner';
 import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 
 /** The footer's newsletter box; subscribing twice is harmless (the server is idempotent). */
 export function NewsletterForm() {

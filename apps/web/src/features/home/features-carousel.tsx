@@ -1,5 +1,4 @@
-import Autoplay from 'embla-carousel-autoplay';
-import useEmblaCarousel from 'embla-carousel-react';
+import type { EmblaCarouselType } from 'embla-carousel';
 import {
   ChartColumn,
   ChevronLeft,
@@ -61,17 +60,46 @@ function prefersReducedMotion() {
   );
 }
 
+/**
+ * Embla and its autoplay plugin (~9 KiB of gzip), fetched once the slides are on screen instead of with
+ * the landing page's chunk (issue 21). Until it arrives the slides show as they do on first paint
+ * (slide 1 at the start) and the buttons do nothing, as before the carousel's first effect ran.
+ */
+function useCarousel() {
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const [embla, setEmbla] = useState<EmblaCarouselType>();
+  useEffect(() => {
+    let api: EmblaCarouselType | undefined;
+    let cancelled = false;
+    Promise.all([import('embla-carousel'), import('embla-carousel-autoplay')]).then(
+      ([{ default: EmblaCarousel }, { default: Autoplay }]) => {
+        if (cancelled || !viewportRef.current) return;
+        // Autoplay's own hover/focus handling would restart a carousel the user paused; we decide here instead.
+        api = EmblaCarousel(viewportRef.current, { loop: true, align: 'start' }, [
+          Autoplay({
+            delay: AUTOPLAY_DELAY_MS,
+            playOnInit: false,
+            stopOnInteraction: false,
+            stopOnFocusIn: false,
+            stopOnMouseEnter: false,
+          }),
+        ]);
+        setEmbla(api);
+      },
+      () => {
+        // Not fetched (offline): the slides stay as they are, still readable one by one.
+      },
+    );
+    return () => {
+      cancelled = true;
+      api?.destroy();
+    };
+  }, []);
+  return [viewportRef, embla] as const;
+}
+
 export function FeaturesCarousel() {
-  // Autoplay's own hover/focus handling would restart a carousel the user paused; we decide here instead.
-  const [viewportRef, embla] = useEmblaCarousel({ loop: true, align: 'start' }, [
-    Autoplay({
-      delay: AUTOPLAY_DELAY_MS,
-      playOnInit: false,
-      stopOnInteraction: false,
-      stopOnFocusIn: false,
-      stopOnMouseEnter: false,
-    }),
-  ]);
+  const [viewportRef, embla] = useCarousel();
   const [selected, setSelected] = useState(0);
   const [userPaused, setUserPaused] = useState(prefersReducedMotion);
   const [hovered, setHovered] = useState(false);

@@ -1,13 +1,13 @@
 import { MESSAGE_MAX_LENGTH, type MessageReaction } from '@cohort/shared/chat';
 import { ListPlus, MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
 import { type KeyboardEvent, useId, useState } from 'react';
-import { toast } from 'sonner';
 import { EmojiPicker } from '../../components/composer/emoji-picker.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { timeLabel } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
+import { toast } from '../../lib/toast.ts';
 
 /** The quick reactions the actions menu offers. */
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '🎉', '😮', '👀'] as const;

@@ -7,11 +7,11 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
+import { toast } from '../../lib/toast.ts';
 import { meQueryKey, passwordProblemOf, preloadPasswordCheck } from '../accounts/accounts.public.ts';
 
 /** Server messages for field-level checks read "newPassword: …"; the field shows the rest. */

@@ -5,12 +5,12 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { ArrowRight, LoaderCircle, Pencil } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, fieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
 import { rememberUser } from '../../lib/storage.ts';
+import { toast } from '../../lib/toast.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { meQueryKey } from '../accounts/accounts.public.ts';
 import { ChangeEmailSection } from './change-email-section.tsx';

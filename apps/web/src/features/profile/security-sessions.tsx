@@ -2,9 +2,9 @@ import type { RevokeOthersResponse, SessionItem } from '@cohort/shared/security'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle, LogOut } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { securityKeys, sessionsQuery } from './security-queries.ts';
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -9,12 +9,12 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, LoaderCircle, ShieldCheck } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
 import { PasswordField } from '../../components/ui/password-field.tsx';
 import { ApiError, api } from '../../lib/api.ts';
 import { type FieldErrors, focusFirstInvalid } from '../../lib/form-errors.ts';
+import { toast } from '../../lib/toast.ts';
 import { securityKeys, twoFactorQuery } from './security-queries.ts';
 
 const errorText = (err: unknown) =>

@@ -11,11 +11,11 @@ import {
   Star,
 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { toast } from '../../lib/toast.ts';
 import { filterItems, fullName, type ItemFilters, NO_FILTERS, stateTone } from './item-filters.ts';
 import { useAssignItem, useSyncProject } from './projects.queries.ts';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../lib/toast.ts';
 import { sectionHeading } from './section-heading.ts';
 import { matchesSearch } from './task-search.ts';
 import { archivedTasksQuery, taskApi, taskKeys } from './tasks.queries.ts';

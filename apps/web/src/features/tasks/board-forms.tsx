@@ -2,10 +2,10 @@ import { BOARD_TITLE_MAX_LENGTH, type BoardDetail, boardRoleCan } from '@cohort/
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
+import { toast } from '../../lib/toast.ts';
 import { boardPathOf, useBoardAdmin } from './boards.queries.ts';
 import { errorText } from './task-error-text.ts';
 

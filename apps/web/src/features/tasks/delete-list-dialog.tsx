@@ -1,10 +1,10 @@
 import type { TaskList } from '@cohort/shared/tasks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { taskKeys, taskListApi } from './tasks.queries.ts';
 
 export function DeleteListDialog({

@@ -1,8 +1,8 @@
 import type { TaskNotification } from '@cohort/shared/tasks';
 import { useQuery } from '@tanstack/react-query';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
+import { toast } from '../../lib/toast.ts';
 import { sectionHeading } from './section-heading.ts';
 import { matchesSearch } from './task-search.ts';
 import { notificationsQuery, personName, useMarkNotificationsRead } from './tasks.queries.ts';

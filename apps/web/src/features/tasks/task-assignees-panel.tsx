@@ -1,7 +1,7 @@
 import type { BoardMember } from '@cohort/shared/boards';
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { useQuery } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { errorText } from './task-error-text.ts';
 import { colleaguesQuery, personName, taskApi, useTaskMutation } from './tasks.queries.ts';

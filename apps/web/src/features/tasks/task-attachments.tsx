@@ -1,8 +1,8 @@
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { Download, Paperclip, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import { makeThumbnail, uploadFile } from '../../components/composer/upload.ts';
+import { toast } from '../../lib/toast.ts';
 import { boardApi } from './boards.queries.ts';
 import { errorText } from './task-error-text.ts';
 import { useTaskMutation } from './tasks.queries.ts';

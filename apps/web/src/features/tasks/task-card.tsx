@@ -13,10 +13,10 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { cn } from '../../lib/cn.ts';
+import { toast } from '../../lib/toast.ts';
 import { useBoardAccess } from './board-access.ts';
 import { MemberAvatars } from './member-avatars.tsx';
 import { ActivityLog } from './task-activity.tsx';

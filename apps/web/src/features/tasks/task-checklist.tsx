@@ -1,8 +1,8 @@
 import type { Task, TaskDetail } from '@cohort/shared/tasks';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { cn } from '../../lib/cn.ts';
+import { toast } from '../../lib/toast.ts';
 import { AddTextForm } from './add-text-form.tsx';
 import { errorText } from './task-error-text.ts';
 import { checklistProgress, taskApi, useTaskMutation } from './tasks.queries.ts';

@@ -1,9 +1,9 @@
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { useId } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { errorText } from './task-error-text.ts';
 import { deadlineInputValue, taskApi, useTaskMutation } from './tasks.queries.ts';
 

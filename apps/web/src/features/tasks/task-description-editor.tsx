@@ -1,11 +1,11 @@
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import type { MentionCandidate } from '../../components/composer/mentions.ts';
 import { Markdown } from '../../components/markdown/markdown.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { cn } from '../../lib/cn.ts';
+import { toast } from '../../lib/toast.ts';
 import { errorText } from './task-error-text.ts';
 import { taskApi, useTaskMutation } from './tasks.queries.ts';
 import { useMentionField } from './use-mention-field.tsx';

@@ -1,6 +1,6 @@
 import type { TaskDetail } from '@cohort/shared/tasks';
 import { X } from 'lucide-react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { AddTextForm } from './add-text-form.tsx';
 import { errorText } from './task-error-text.ts';
 import { taskApi, useTaskMutation } from './tasks.queries.ts';

@@ -1,6 +1,6 @@
 import type { TaskDetail, TaskList } from '@cohort/shared/tasks';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
+import { toast } from '../../lib/toast.ts';
 import { errorText } from './task-error-text.ts';
 import { taskApi, useTaskMutation } from './tasks.queries.ts';
 

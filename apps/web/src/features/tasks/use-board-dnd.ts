@@ -2,7 +2,7 @@ import type { BoardDetail } from '@cohort/shared/boards';
 import type { Task, TaskList } from '@cohort/shared/tasks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { boardKeys } from './boards.queries.ts';
 import { taskApi, taskKeys, taskListApi } from './tasks.queries.ts';
 

@@ -2,12 +2,12 @@ import { type Channel, createChannelBody, type WorkspaceDetail } from '@cohort/s
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { CheckboxField } from '../../components/ui/checkbox-field.tsx';
 import { TextAreaField, TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { focusFirstInvalid } from '../../lib/form-errors.ts';
+import { toast } from '../../lib/toast.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { membersQuery, useCreateChannel } from './workspaces.queries.ts';
 

@@ -3,11 +3,11 @@ import { createWorkspaceBody, WORKSPACE_MESSAGES, type WorkspaceRole } from '@co
 import { LoaderCircle, Plus, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { TextAreaField, TextField } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { focusFirstInvalid } from '../../lib/form-errors.ts';
+import { toast } from '../../lib/toast.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { ROLE_LABELS, RoleSelect } from './role-select.tsx';

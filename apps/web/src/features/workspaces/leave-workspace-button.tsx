@@ -2,10 +2,10 @@ import type { WorkspaceDetail } from '@cohort/shared/workspaces';
 import { DoorOpen, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 import { useLeaveWorkspace } from './workspaces.queries.ts';
 
 /**

@@ -3,9 +3,9 @@ import type { WorkspaceDetail } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Send, X } from 'lucide-react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { toast } from '../../lib/toast.ts';
 import { ROLE_LABELS } from './role-select.tsx';
 import { useResendInvitation, useRevokeInvitation, workspaceInvitationsQuery } from './workspaces.queries.ts';
 

@@ -8,9 +8,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { toast } from '../../lib/toast.ts';
 
 const path = (name: string) => `/api/workspaces/${encodeURIComponent(name)}/two-factor`;
 

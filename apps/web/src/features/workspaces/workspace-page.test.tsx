@@ -1,8 +1,8 @@
 import type { WorkspaceDetail } from '@cohort/shared/workspaces';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { toast } from 'sonner';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toast } from '../../lib/toast.ts';
 import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderRoutes, requestsOf } from '../../test/render.tsx';
 import CreateChannelPage from './create-channel-page.tsx';
