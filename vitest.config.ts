@@ -6,10 +6,12 @@ const serverTests = ['apps/server/**/*.test.ts', 'packages/shared/**/*.test.ts']
 // The database suite runs on PGlite always, and again on PostgreSQL when TEST_DATABASE_URL is set.
 // Suites whose subject is not the database engine run once, on PGlite: the request fuzzers and the
 // authorization matrix (the same routes and SQL the feature suites run on both engines), session
-// and cookie rules, process start-up and locking, Google sign-in, the summary engines and GitHub client.
+// and cookie rules, process start-up and locking, the PGlite template, Google sign-in, the summary
+// engines and GitHub client.
 const engineAgnostic = [
   'apps/server/test/security/**',
   'apps/server/src/main.test.ts',
+  'apps/server/src/db/pglite-template.test.ts',
   'apps/server/src/features/accounts/google.test.ts',
   'apps/server/src/features/summaries/summaries.llm.test.ts',
   'apps/server/src/features/summaries/engine/**',

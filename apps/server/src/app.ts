@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -69,6 +68,7 @@ import { registerOriginGuard } from './http/origin.ts';
 import { registerStorableInputGuard } from './http/storable-input.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { createWebShell } from './http/web-shell.ts';
+import { defaultWebDist } from './paths.ts';
 import { defaultRealtimeOptions, type RealtimeOptions } from './realtime/options.ts';
 import { watchSessions } from './realtime/session-watch.ts';
 import {
@@ -105,8 +105,6 @@ export interface BuildAppOptions {
   /** Event outbox polling for rows orphaned by a dead node (tests turn it off and drain by hand). */
   outbox?: EventOutboxOptions;
 }
-
-const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Builds the whole server (HTTP API, Socket.IO, SPA) from injected parts; tests build it too. */
 export async function buildApp(opts: BuildAppOptions) {

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { buildServer } from '../build.ts';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -17,8 +18,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+/** The server from its sources through tsx, as the tests and `npm run dev` run it, unless told otherwise. */
+function start(env: Record<string, string>, args = ['--import', 'tsx', 'apps/server/src/main.ts']) {
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,8 +34,8 @@ function start(env: Record<string, string>) {
 
 // Generous: a cold start (tsx transform + embedded database) on a loaded 2-core CI machine can take
 // far longer than on a quiet one; the test is about locking and shutdown, not speed (bench/startup.ts).
-async function waitReady(port: number, child: ChildProcess) {
-  const deadline = Date.now() + 90_000;
+async function waitReady(port: number, child: ChildProcess, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error('server exited early');
     try {
@@ -86,4 +88,34 @@ describe('the server process (npm start)', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   }, 240_000);
+
+  // `npm start` runs the esbuild bundle (apps/server/build.ts) with plain node: it must find what the
+  // sources find beside themselves (migrations, the PGlite template) from wherever it is written.
+  // About 3 s on a quiet machine; the generous deadline is for a loaded one (the start-up time itself
+  // is bench/startup.ts's business). Found migrations and template are what this checks.
+  it('starts from the bundle on an empty DATA_DIR, unpacking the PGlite template', async () => {
+    const distDir = join(repoRoot, 'apps', 'server', 'dist');
+    mkdirSync(distDir, { recursive: true });
+    // Inside the checkout: the bundle imports its packages from node_modules.
+    const outdir = mkdtempSync(join(distDir, 'test-'));
+    try {
+      await buildServer(outdir);
+      const port = await freePort();
+      const server = start(
+        { DATA_DIR: mkdtempSync(join(tmpdir(), 'cohort-data-')), PORT: String(port), LOG_LEVEL: 'info' },
+        ['--enable-source-maps', join(outdir, 'main.js')],
+      );
+      await waitReady(port, server.child, 60_000).catch((err) => {
+        server.child.kill('SIGKILL');
+        throw new Error(`${err.message}\n${server.output()}`);
+      });
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(await ready.json()).toMatchObject({ status: 'ready', database: 'pglite' });
+      expect(server.output()).toMatch(/"created":"template"/);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -13,6 +13,10 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir:
   },
 );
 const { app } = await buildApp({ config, database });
+app.log.info(
+  { database: database.kind, ...(database.created ? { created: database.created } : {}) },
+  'database open',
+);
 app.addHook('onClose', async () => {
   await database.close();
   unlock();

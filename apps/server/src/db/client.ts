@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -9,7 +8,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { ensureTemplate, loadTemplate } from './pglite-template.ts';
+import { migrationsFolder } from '../paths.ts';
+import { ensureTemplate, loadTemplate, unpackTemplate } from './pglite-template.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,6 +28,8 @@ export interface PoolStats {
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** How a new embedded cluster was made: unpacked from the pre-migrated template, or initdb. */
+  created?: 'template' | 'initdb';
   /** Cheap round trip, used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -86,8 +88,6 @@ class QueryTimer {
   }
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
-
 /**
  * Opens PostgreSQL when a URL is given, otherwise embedded PGlite in `dataDir` (or in memory for
  * `memory://`), and applies the committed migrations.
@@ -123,8 +123,12 @@ export async function openDatabase(opts: {
   const dir = inMemory ? opts.dataDir : join(opts.dataDir, 'pglite');
   if (!inMemory) mkdirSync(opts.dataDir, { recursive: true });
   // A new cluster starts from the pre-migrated template when one was built (see pglite-template.ts).
+  // On disk it is unpacked directly (much faster than PGlite's loadDataDir, which is kept for
+  // memory:// and for a directory that already holds something).
   const fresh = inMemory || !existsSync(join(dir, 'PG_VERSION'));
-  const client = await PGlite.create(dir, fresh ? { loadDataDir: loadTemplate() } : {});
+  const unpacked = fresh && !inMemory && unpackTemplate(dir);
+  const template = fresh && !unpacked ? loadTemplate() : undefined;
+  const client = await PGlite.create(dir, template ? { loadDataDir: template } : {});
   const timer = new QueryTimer();
   timer.wrap(client, 'query');
   // Drizzle runs a transaction's statements on the handle PGlite passes to the callback.
@@ -139,6 +143,7 @@ export async function openDatabase(opts: {
   return {
     db,
     kind: 'pglite',
+    ...(fresh ? { created: unpacked || template ? 'template' : 'initdb' } : {}),
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
     timeQueries: timer.subscribe,

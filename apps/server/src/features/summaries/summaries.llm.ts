@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ConversationMessage } from './engine/builtin.ts';
 
 /**
@@ -87,18 +87,24 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 }
 
 export function createLlmSummarizer(opts: LlmOptions) {
-  const client = new OpenAI({
-    baseURL: opts.baseURL,
-    // Local servers (Ollama, llama.cpp) need no key, but the client wants one.
-    apiKey: opts.apiKey ?? 'no-key',
-    timeout: opts.timeoutMs,
-    maxRetries: 1,
-  });
+  // The OpenAI client is loaded on the first summary, not at start-up (about a tenth of it).
+  let client: Promise<OpenAI> | undefined;
+  const connect = () =>
+    (client ??= import('openai').then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          baseURL: opts.baseURL,
+          // Local servers (Ollama, llama.cpp) need no key, but the client wants one.
+          apiKey: opts.apiKey ?? 'no-key',
+          timeout: opts.timeoutMs,
+          maxRetries: 1,
+        }),
+    ));
   // Room for the instructions and JSON overhead inside the budget.
   const budget = Math.max(500, opts.contextChars - 1000);
 
   async function complete(prompt: string, signal: AbortSignal): Promise<string> {
-    const completion = await client.chat.completions.create(
+    const completion = await (await connect()).chat.completions.create(
       {
         model: opts.model,
         temperature: 0,
@@ -149,7 +155,8 @@ export function createLlmSummarizer(opts: LlmOptions) {
       );
       return await reduce(partials, controller.signal);
     } catch (error) {
-      if (controller.signal.aborted || error instanceof OpenAI.APIConnectionTimeoutError) {
+      const { APIConnectionTimeoutError } = await import('openai');
+      if (controller.signal.aborted || error instanceof APIConnectionTimeoutError) {
         throw new LlmTimeoutError();
       }
       throw error;

@@ -1,0 +1,53 @@
+// The server as one ES module for plain `node` (`npm run build` writes it, `npm run serve` runs it):
+// start-up then loads JavaScript instead of compiling TypeScript through tsx (decision 0001).
+//
+//   node --import tsx apps/server/build.ts [outdir]     (default apps/server/dist)
+//
+// Our own code is bundled, packages/shared included; everything in node_modules stays external and
+// is loaded from there as before. Files the server reads beside its code (migrations, the PGlite
+// template, the web app) are found from apps/server (src/paths.ts), which the bundle is told here.
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const serverRoot = dirname(fileURLToPath(import.meta.url));
+const sharedSrc = resolve(serverRoot, '..', '..', 'packages', 'shared', 'src');
+
+/** `@cohort/shared/<name>` is our TypeScript (exports `./*` → `./src/*.ts`): bundle it, not import it. */
+const bundleShared: Plugin = {
+  name: 'bundle-cohort-shared',
+  setup(b) {
+    b.onResolve({ filter: /^@cohort\/shared\// }, (args) => ({
+      path: resolve(sharedSrc, `${args.path.slice('@cohort/shared/'.length)}.ts`),
+    }));
+  },
+};
+
+/** Writes `<outdir>/main.js` (and its source map); must stay inside the checkout to find node_modules. */
+export async function buildServer(outdir = resolve(serverRoot, 'dist')) {
+  const started = performance.now();
+  const result = await build({
+    entryPoints: [resolve(serverRoot, 'src', 'main.ts')],
+    outdir,
+    bundle: true,
+    packages: 'external',
+    plugins: [bundleShared],
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    // The path from the bundle to apps/server, for src/paths.ts.
+    define: { __COHORT_SERVER_ROOT__: JSON.stringify(relative(outdir, serverRoot) || '.') },
+    logLevel: 'warning',
+    metafile: true,
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+  return { outdir, bytes, ms: Math.round(performance.now() - started) };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const { outdir, bytes, ms } = await buildServer(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  console.log(
+    `server bundle: ${relative(process.cwd(), outdir) || '.'}/main.js, ${Math.round(bytes / 1024)} KiB with its map (${ms} ms)`,
+  );
+}

@@ -1,0 +1,38 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, rowsOf } from './client.ts';
+import { unpackTemplate } from './pglite-template.ts';
+
+// The Vitest global setup built the template (apps/server/test/global-setup.ts).
+describe('a new DATA_DIR from the PGlite template', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cohort-template-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is unpacked onto disk and opens migrated, with its data kept across a reopen', async () => {
+    const dataDir = join(root, 'fresh');
+    const database = await openDatabase({ dataDir });
+    expect(database.created).toBe('template');
+    expect(readdirSync(dataDir)).toEqual(['pglite']); // no `.partial` left beside it
+    await database.db.execute(sql`insert into users (first_name, last_name, email, password_hash)
+      values ('T', 'U', 'template@example.com', 'x')`);
+    await database.close();
+
+    const again = await openDatabase({ dataDir });
+    expect(again.created).toBeUndefined();
+    const rows = rowsOf<{ n: number }>(await again.db.execute(sql`select count(*)::int as n from users`));
+    expect(rows[0]?.n).toBe(1);
+    await again.close();
+  });
+
+  it('leaves a directory that already holds something to PGlite', () => {
+    const dir = join(root, 'occupied', 'pglite');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'something'), '');
+    expect(unpackTemplate(dir)).toBe(false);
+    expect(readdirSync(dir)).toEqual(['something']);
+    expect(existsSync(`${dir}.partial`)).toBe(false);
+  });
+});
