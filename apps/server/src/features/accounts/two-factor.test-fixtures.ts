@@ -9,9 +9,15 @@ import { TOTP_PERIOD_SECONDS } from './two-factor.codes.ts';
 export const totpAt = (secret: string, at: Date) =>
   generate({ secret, epoch: Math.floor(at.getTime() / 1000) });
 
-/** Moves the test clock to the next time step and returns the code shown there (a used step never works twice). */
+/**
+ * Moves the test clock to the middle of the next time step and returns the code shown there (a used
+ * step never works twice). The test clock is real time plus an offset, so a code computed near a
+ * step's edge could belong to the neighbouring step by the time the server checks it; from the middle,
+ * codes a test derives (one step behind or ahead) keep their step for 15 s of real time.
+ */
 export async function nextTotp(t: TestApp, secret: string) {
-  t.advance(TOTP_PERIOD_SECONDS * 1000);
+  const period = TOTP_PERIOD_SECONDS * 1000;
+  t.advance(period - (t.ctx.now().getTime() % period) + period / 2);
   return totpAt(secret, t.ctx.now());
 }
 
