@@ -1,7 +1,8 @@
 import { vi } from 'vitest';
 
 type Reply = { status?: number; json?: unknown };
-export type ApiRoute = (url: URL, body: unknown) => Reply | undefined;
+/** A route's answer, or a promise of it (a test can hold an answer back to see the waiting state). */
+export type ApiRoute = (url: URL, body: unknown) => Reply | undefined | Promise<Reply | undefined>;
 
 /**
  * A fetch stub for the chat screens, whose history calls differ only in their query string
@@ -15,7 +16,7 @@ export function stubApi(routes: Record<string, ApiRoute>) {
     calls.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams) });
     const route = routes[`${method} ${url.pathname}`];
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    const reply = route?.(url, body);
+    const reply = await route?.(url, body);
     if (!reply) throw new Error(`Unexpected request ${method} ${url.pathname}${url.search}`);
     const { status = 200, json = {} } = reply;
     return new Response(JSON.stringify(json), { status, headers: { 'content-type': 'application/json' } });

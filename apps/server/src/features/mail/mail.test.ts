@@ -300,13 +300,11 @@ describe('GET /api/admin/mail', () => {
     const res = await get(operator.auth, '?limit=500');
     expect(res.statusCode).toBe(200);
     const item = res.json().mail.find((m: { to: string }) => m.to === to);
-    expect(item).toMatchObject({
-      kind: 'test',
-      subject: 'Hello Ada',
-      status: 'pending',
-      attempts: 0,
-      sentAt: null,
-    });
+    // The outbox drainer (every 3 s) may already have tried it once: pending, or sent, not failed.
+    expect(item).toMatchObject({ kind: 'test', subject: 'Hello Ada' });
+    expect(item.attempts).toBeLessThanOrEqual(1);
+    if (item.status === 'sent') expect(item.sentAt).not.toBeNull();
+    else expect(item).toMatchObject({ status: 'pending', sentAt: null });
     expect(res.body).not.toContain('invited you');
     expect(res.body).not.toContain('token=abc');
 

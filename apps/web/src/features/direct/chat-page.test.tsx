@@ -60,7 +60,6 @@ function aDirectMessage(seq: number, overrides: Partial<DirectMessage> = {}): Di
 
 function setup(path = '/chat', extra: Record<string, ApiRoute> = {}) {
   const api = stubApi({
-    ...extra,
     'GET /api/me': () => ({ json: meResponse }),
     [`GET ${HISTORY}`]: (url) => historyReply(history, url),
     'GET /api/direct/unread': () => ({ json: directReads }),
@@ -72,6 +71,7 @@ function setup(path = '/chat', extra: Record<string, ApiRoute> = {}) {
       const lastSeq = history.at(-1)?.seq ?? 0;
       return { json: { email: BOB.email, name: 'Bob Builder', lastReadSeq: seq, lastSeq, unread: 0 } };
     },
+    ...extra,
   });
   return { ...renderAt(path, <ChatPage />), api };
 }
@@ -126,10 +126,21 @@ describe('Direct chat: start step', () => {
       aDirectMessage(1, { content: 'hi Ada' }),
       aDirectMessage(2, { sender: ME.email, receiver: BOB.email, content: 'hi Bob' }),
     ];
-    const { api } = setup('/livechat');
+    // The history is held back until the loading state has been seen (a fast answer would hide it).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { api } = setup('/livechat', {
+      [`GET ${HISTORY}`]: async (url) => {
+        await held;
+        return historyReply(history, url);
+      },
+    });
     // Named "bob" until Bob's name arrives: the log is there (loading) from the start either way.
     const log = await screen.findByRole('log');
     expect(within(log).getByText('Loading messages...')).toBeTruthy();
+    release();
     expect(await within(log).findByText('hi Ada')).toBeTruthy();
     expect(await screen.findByRole('log', { name: 'Messages with Bob Builder' })).toBe(log);
     expect(api.calls.find((c) => c.path === HISTORY)?.query).toEqual({ with: BOB.email, limit: '50' });
