@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { acceptInvitations, navbar, type Person, person } from './fixtures.ts';
 
 /**
  * Team boards (issue 20): two members of a workspace work on its board live (add, move, assign,
@@ -14,21 +14,6 @@ import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from 
 
 // Several signed-in pages on a shared 2-core machine: waits are generous (not timings).
 const expect = baseExpect.configure({ timeout: 20_000 });
-
-interface Person {
-  email: string;
-  name: string;
-  context: BrowserContext;
-}
-
-async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, name: `${firstName} ${lastName}`, context };
-}
 
 const suffix = () => Math.random().toString(36).slice(2, 8);
 

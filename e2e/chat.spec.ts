@@ -1,28 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { acceptInvitations, type Person, person } from './fixtures.ts';
 
 /**
  * Channel and direct chat between two real users in two browser contexts against the real server:
  * both ways, typing, reloads, and a connection that drops while a message is being written.
  */
 
-interface Person {
-  email: string;
-  name: string;
-  context: BrowserContext;
-  page: Page;
-}
-
 /** Signs up with a distinct name and signs the browser context in through the API (its cookie jar). */
-async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, name: `${firstName} ${lastName}`, context, page: await context.newPage() };
-}
 
 /** A workspace of `admin` with `member` as editor, and one public channel in it. */
 async function workspaceWithChannel(admin: Person, member: Person) {

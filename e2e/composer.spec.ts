@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { fakeMediaLaunchOptions } from './chromium.ts';
-import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, type Person, person } from './fixtures.ts';
 
 /**
  * The composer in a channel between two real users: toolbar formatting, an emoji, a PDF and an
@@ -17,22 +17,6 @@ const PNG = Buffer.from(
   'base64',
 );
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
-
-interface Person {
-  email: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName: 'Tester' });
-  expect((await context.request.post('/api/login', { data: { email, password: PASSWORD } })).status()).toBe(
-    200,
-  );
-  return { email, context, page: await context.newPage() };
-}
 
 async function workspaceWithChannel(admin: Person, member: Person) {
   const name = `Compose ${Math.random().toString(36).slice(2, 8)}`;

@@ -1,4 +1,13 @@
-import { type APIRequestContext, type Page, request as playwrightRequest, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  expect,
+  type Page,
+  request as playwrightRequest,
+  test,
+} from '@playwright/test';
 import { linkTo, waitForMail } from './mail.ts';
 
 /** A fresh e-mail per test so tests never depend on each other's accounts. */
@@ -7,6 +16,32 @@ export function uniqueEmail() {
 }
 
 export const PASSWORD = 'correct horse battery staple';
+
+export interface Person {
+  email: string;
+  /** "First Last", as the app shows it. */
+  name: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * A verified, signed-in user in a browser context of their own (its cookie jar is theirs), with one
+ * page open. `options` for a phone's viewport and the like.
+ */
+export async function person(
+  browser: Browser,
+  firstName: string,
+  lastName = 'Tester',
+  options: BrowserContextOptions = {},
+): Promise<Person> {
+  const email = uniqueEmail();
+  const context = await browser.newContext(options);
+  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
+  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
+  expect(login.status()).toBe(200);
+  return { email, name: `${firstName} ${lastName}`, context, page: await context.newPage() };
+}
 
 /**
  * Creates an account through the API (no Origin header: a non-browser client, as the server allows)

@@ -1,5 +1,5 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { acceptInvitations, createAccount, PASSWORD, type Person, person, uniqueEmail } from './fixtures.ts';
 
 // Two browsers and the server share a busy 2-core machine: journeys of several pages get more time.
 test.describe.configure({ timeout: 120_000 });
@@ -10,22 +10,6 @@ test.describe.configure({ timeout: 120_000 });
  * picked @mention reads "@Name" in the composer yet notifies, `:smi` completes to 😄, any emoji of
  * the picker is a reaction, and the channel summary is a compact, collapsible strip.
  */
-
-interface Person {
-  email: string;
-  name: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, name: `${firstName} ${lastName}`, context, page: await context.newPage() };
-}
 
 async function workspaceWithChannel(admin: Person, member: Person) {
   const name = `Friction ${Math.random().toString(36).slice(2, 8)}`;

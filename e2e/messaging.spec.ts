@@ -1,26 +1,10 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { acceptInvitations, type Person, person } from './fixtures.ts';
 
 /**
  * Messaging depth between two real users in two browser contexts: edit and delete, a reaction, a
  * thread, live on the other side and still right after a reload.
  */
-
-interface Person {
-  email: string;
-  name: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, name: `${firstName} ${lastName}`, context, page: await context.newPage() };
-}
 
 async function workspaceWithChannels(admin: Person, member: Person, channels: string[]) {
   const name = `Msg ${Math.random().toString(36).slice(2, 8)}`;

@@ -1,26 +1,11 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { acceptInvitations, person } from './fixtures.ts';
 
 /**
  * Mentions and the notification centre between two real users: Bob mentions Ada through the
  * composer's autocomplete; Ada's bell counts it, the panel lists it, and opening it shows the message
  * in its channel.
  */
-
-interface Person {
-  email: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, context, page: await context.newPage() };
-}
 
 test('a mention picked with the autocomplete raises a notification that opens the message', async ({
   browser,

@@ -1,5 +1,5 @@
-import { type Browser, type BrowserContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { acceptInvitations, navbar, person, uniqueEmail } from './fixtures.ts';
 
 /**
  * People, direct messages and calls one click away (issue 19): the navbar's Messages with its unread
@@ -9,22 +9,6 @@ import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from 
 
 // Five signed-in pages of three people on a shared 2-core machine: waits are generous (not timings).
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-interface Person {
-  email: string;
-  name: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string, lastName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, name: `${firstName} ${lastName}`, context, page: await context.newPage() };
-}
 
 async function sendIn(page: Page, label: string, text: string) {
   const composer = page.getByRole('textbox', { name: label });

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  type Browser,
-  type BrowserContext,
-  expect as baseExpect,
-  type Locator,
-  type Page,
-  test,
-} from '@playwright/test';
-import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { type Browser, expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
+import { acceptInvitations, navbar, type Person, person, uniqueEmail } from './fixtures.ts';
 
 /**
  * Cohort on a 390 px phone (issue 19): the navigation and the workspace sidebar are drawers, a
@@ -17,24 +10,13 @@ import { acceptInvitations, createAccount, navbar, PASSWORD, uniqueEmail } from 
 
 const PHONE = { width: 390, height: 844 };
 
+/** A signed-in person on a phone (touch, 390 px) unless another viewport is given. */
+const phonePerson = (browser: Browser, firstName: string, viewport = PHONE) =>
+  person(browser, firstName, 'Tester', { viewport, hasTouch: viewport === PHONE });
+
 // Page loads on a busy shared machine take seconds each: generous limits, conditions still awaited.
 test.describe.configure({ timeout: 180_000 });
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-interface Person {
-  email: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string, viewport = PHONE): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext({ viewport, hasTouch: viewport === PHONE });
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName: 'Tester' });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, context, page: await context.newPage() };
-}
 
 /** A workspace of `admin` (with `member` as editor when given) and two public channels. */
 async function workspace(admin: Person, member?: Person) {
@@ -77,8 +59,8 @@ test.describe('on a phone', () => {
   let bob: Person;
 
   test.beforeEach(async ({ browser }) => {
-    ada = await person(browser, 'Ada');
-    bob = await person(browser, 'Bob');
+    ada = await phonePerson(browser, 'Ada');
+    bob = await phonePerson(browser, 'Bob');
   });
 
   test.afterEach(async () => {
@@ -210,8 +192,8 @@ function routerPaths(): Array<{ path: string; public: boolean }> {
 
 test('no route scrolls sideways at 390 px, signed out or in, with real data', async ({ browser }) => {
   test.setTimeout(600_000);
-  const ada = await person(browser, 'Ada');
-  const bob = await person(browser, 'Bob');
+  const ada = await phonePerson(browser, 'Ada');
+  const bob = await phonePerson(browser, 'Bob');
   const { name, workspaceId, channels } = await workspace(ada, bob);
   // Long words that do not break are what pushes a narrow page wider: give the data some.
   await ada.context.request.post(
@@ -334,7 +316,7 @@ test.describe('on a desktop', () => {
   });
 
   test('the dark theme chosen on the Taskboard applies to the whole app', async ({ browser }) => {
-    const ada = await person(browser, 'Ada', { width: 1280, height: 800 });
+    const ada = await phonePerson(browser, 'Ada', { width: 1280, height: 800 });
     const { page } = ada;
     await page.goto('/task');
     await page

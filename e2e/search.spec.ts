@@ -1,28 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { io } from 'socket.io-client';
-import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { acceptInvitations, person } from './fixtures.ts';
 
 /**
  * Search from the navbar: a highlighted hit opens its channel at the message, even one buried under
  * 60+ newer messages (history is loaded around it); someone not listed in the private channel finds
  * nothing.
  */
-
-interface Person {
-  email: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName: 'Searcher' });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, context, page: await context.newPage() };
-}
 
 async function search(page: Page, words: string) {
   await page.goto('/');
@@ -36,8 +21,8 @@ test('search finds a buried private message, opens it in context, and hides it f
   browser,
 }) => {
   test.setTimeout(120_000);
-  const ada = await person(browser, 'Ada');
-  const bob = await person(browser, 'Bob');
+  const ada = await person(browser, 'Ada', 'Searcher');
+  const bob = await person(browser, 'Bob', 'Searcher');
   const name = `Search ${Math.random().toString(36).slice(2, 8)}`;
   const ws = await ada.context.request.post('/api/workspaces', {
     data: { name, description: 'Search journeys', members: [{ email: bob.email, role: 'editor' }] },
@@ -94,8 +79,8 @@ test('a direct message hit opens the conversation at that message, under 60 newe
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const ada = await person(browser, 'Ada');
-  const bob = await person(browser, 'Bob');
+  const ada = await person(browser, 'Ada', 'Searcher');
+  const bob = await person(browser, 'Bob', 'Searcher');
   // Direct messages need a shared workspace.
   const ws = await ada.context.request.post('/api/workspaces', {
     data: {

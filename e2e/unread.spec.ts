@@ -1,26 +1,11 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, PASSWORD, uniqueEmail } from './fixtures.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { acceptInvitations, type Person, person } from './fixtures.ts';
 
 /**
  * Unread state kept by the server: Bob posts in a channel Ada is not looking at, Ada's sidebar counts
  * it (in both of her tabs); Ada opens the channel and sees the "New messages" line above Bob's
  * message; the count clears in her other tab too, and stays cleared after a reload.
  */
-
-interface Person {
-  email: string;
-  context: BrowserContext;
-  page: Page;
-}
-
-async function person(browser: Browser, firstName: string): Promise<Person> {
-  const email = uniqueEmail();
-  const context = await browser.newContext();
-  await createAccount(context.request, email, PASSWORD, { firstName, lastName: 'Tester' });
-  const login = await context.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(login.status()).toBe(200);
-  return { email, context, page: await context.newPage() };
-}
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Channels' });
 const channelLink = (page: Page, channel: string) =>

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { task, taskList } from './tasks.ts';
 import { text } from './text.ts';
-import type { WorkspaceRole } from './workspaces.ts';
 
 /**
  * Boards (issue 20): every task list belongs to a board. A workspace has any number of team boards,
@@ -37,9 +36,6 @@ export type BoardAction = keyof typeof BOARD_PERMISSIONS;
 export function boardRoleCan(role: BoardRole, action: BoardAction): boolean {
   return (BOARD_PERMISSIONS[action] as readonly BoardRole[]).includes(role);
 }
-
-/** A workspace member's role on that workspace's boards. */
-export const boardRoleOfMember = (role: WorkspaceRole): BoardRole => role;
 
 export const BOARD_MESSAGES = {
   boardNotFound: 'Board not found',

@@ -1,10 +1,4 @@
-import {
-  BOARD_MESSAGES,
-  type BoardAction,
-  type BoardRole,
-  boardRoleCan,
-  boardRoleOfMember,
-} from '@cohort/shared/boards';
+import { BOARD_MESSAGES, type BoardAction, type BoardRole, boardRoleCan } from '@cohort/shared/boards';
 import { TASK_MESSAGES, type TaskNotificationKind } from '@cohort/shared/tasks';
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
@@ -98,7 +92,7 @@ async function boardAccessOf(ctx: AppContext, caller: Caller, board: BoardRow): 
   if (!board.workspaceId) return null;
   try {
     const { workspace, role } = await loadWorkspaceForUser(ctx, caller, board.workspaceId);
-    return { board, workspace: { id: workspace.id, name: workspace.name }, role: boardRoleOfMember(role) };
+    return { board, workspace: { id: workspace.id, name: workspace.name }, role };
   } catch (err) {
     if (err instanceof HttpError && err.statusCode === 404) return null;
     throw err;
