@@ -69,6 +69,7 @@ export async function spool(ctx: AppContext, stream: Readable, maxBytes?: number
   const chunks: Buffer[] = [];
   let headLength = 0;
   let size = 0;
+  const out = createWriteStream(path);
   try {
     await pipeline(
       stream,
@@ -83,9 +84,12 @@ export async function spool(ctx: AppContext, stream: Readable, maxBytes?: number
           yield chunk;
         }
       },
-      createWriteStream(path),
+      out,
     );
   } catch (err) {
+    // The pipeline rejects as soon as a stream fails, while the file may still be opening: removing it
+    // before the write stream has closed would leave the file it then creates behind.
+    if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
     await rm(path, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     throw err;
