@@ -6,6 +6,8 @@ import type { Metrics } from './http/metrics.ts';
 
 export type { MessageCreated, NewUser } from './events/event-bus.ts';
 
+import type { MessageCreated } from './events/event-bus.ts';
+
 /** What every feature receives: configuration, the database and the clock (injected so tests control time). */
 export interface AppContext {
   config: Config;
@@ -22,7 +24,7 @@ export interface AppContext {
    * The event outbox drainer (events/event-outbox.ts): `deliver` publishes the row a commit just
    * queued (notifications of a message), so a crash between commit and publish loses nothing.
    */
-  outbox: { deliver(name: 'messageCreated', key: string): Promise<void> };
+  outbox: { deliver(name: 'messageCreated', event: MessageCreated, queued: boolean): Promise<void> };
   /** The mail outbox drainer: `wake()` after a commit that queued mail sends it now, not at the next poll. */
   mail: { wake(): void };
   /** Prometheus instruments (http/metrics.ts); no-ops unless METRICS_TOKEN is set. */

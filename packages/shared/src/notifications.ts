@@ -113,6 +113,17 @@ export function parseMentions(content: string): { emails: string[]; channel: boo
 }
 
 /**
+ * Whether a channel message can notify anyone: it mentions someone (or `@channel`) or replies in a
+ * thread (whose followers hear of it). Any other channel message notifies nobody, so its sender
+ * queues no notification work for it (a direct message always notifies its recipient).
+ */
+export function channelMessageMayNotify(content: string, parentId: string | null): boolean {
+  if (parentId) return true;
+  const mentions = parseMentions(content);
+  return mentions.channel || mentions.emails.length > 0;
+}
+
+/**
  * Plain text for a notification: mentions (as MENTION_PATTERN reads them) become `@Name`, whitespace
  * collapses, long text is cut. One pass that stops once the excerpt is full; each `(email)` is read
  * once however many `@[` come before its `]`, where the pattern would re-read it for every one

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { eventOutbox } from '../db/schema.ts';
+import { emitMessageCreated } from '../features/chat/chat.events.ts';
+import { CHAT_ROLES } from '../features/chat/chat.policy.ts';
+import { postChannelMessage } from '../features/chat/chat.service.ts';
 import { storeDirectMessage } from '../features/direct/direct.service.ts';
 import { client, createChannel, createWorkspace, wsUrl } from '../features/workspaces/test-fixtures.ts';
 
@@ -75,5 +78,56 @@ describe('event outbox', () => {
     expect(res.statusCode).toBe(201);
     expect((await notificationsOf(bob, word)).map((n) => n.kind)).toEqual(['mention']);
     expect(await pending()).toBe(0);
+  });
+
+  describe('the cost of a stored message', () => {
+    const post = (content: string) =>
+      postChannelMessage(
+        t.ctx,
+        { id: ann.id, email: ann.email, firstName: 'Ann', lastName: 'T' },
+        { channelId: channel._id, workspaceId: ws._id },
+        { clientId: randomUUID(), content },
+        CHAT_ROLES,
+      );
+    /** Statements the database ran while `run` ran. */
+    async function statementsOf(run: () => Promise<unknown>) {
+      let n = 0;
+      const stop = t.database.timeQueries(() => n++);
+      try {
+        await run();
+      } finally {
+        stop();
+      }
+      return n;
+    }
+
+    it('is one statement for a message that notifies nobody, with no outbox row', async () => {
+      expect(await statementsOf(() => post(`plain ${randomUUID()}`))).toBe(1);
+      expect(await pending()).toBe(0);
+    });
+
+    it('is one statement for a mention too: its outbox row is written by the same statement, born claimed', async () => {
+      const word = randomUUID().slice(0, 8);
+      let stored: Awaited<ReturnType<typeof post>> = null;
+      const statements = await statementsOf(async () => {
+        stored = await post(`hi ${mentionMarkup('Bob', bob.email)} ${word}`);
+      });
+      expect(statements).toBe(1);
+      expect(await pending()).toBe(1);
+      // The writer's claim keeps other nodes' drainers off it while the writer publishes it.
+      expect(await t.outbox.drain()).toBe(0);
+      const message = stored!.message;
+      await emitMessageCreated(t.ctx, {
+        kind: 'channel',
+        messageId: message.id,
+        workspaceId: ws._id,
+        channelId: channel._id,
+        parentId: null,
+        senderId: ann.id,
+        content: message.content,
+      });
+      expect(await pending()).toBe(0);
+      expect((await notificationsOf(bob, word)).map((n) => n.kind)).toEqual(['mention']);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { PollingDrainer } from '../db/polling-drainer.ts';
@@ -10,8 +10,8 @@ export type OutboxEventName = 'messageCreated';
 
 /** A claimed row stays invisible to other drainers this long (far longer than any subscriber). */
 const CLAIM_MS = 60_000;
-/** Rows younger than this belong to the node that wrote them (it delivers them right after commit). */
-const ORPHAN_AFTER_MS = 10_000;
+/** A new row is claimed by the node that wrote it this long (it delivers it right after commit). */
+export const ORPHAN_AFTER_MS = 10_000;
 /** A row whose delivery crashed its node this many times is dropped (logged), not retried forever. */
 const MAX_ATTEMPTS = 5;
 const BATCH = 50;
@@ -21,17 +21,29 @@ export interface EventOutboxOptions {
   pollMs?: number;
 }
 
+/** An event's payload before its message has an id (each member of a union keeps its own fields). */
+type WithoutMessageId<E> = E extends unknown ? Omit<E, 'messageId'> : never;
+
 /**
- * Writes an outbox row in the caller's transaction: the event is then delivered even if this node
- * dies between the commit and its publish. `key` is the id of what the event is about.
+ * The outbox row of an event, as a CTE to add to the statement that writes what the event is about,
+ * so both commit together in one statement (no transaction, no extra round trip). `keySql` is the id
+ * of what the event is about (a message id, from an earlier CTE); the payload gets it as `messageId`.
+ * The row is born claimed by the writing node, which publishes it right after the commit
+ * (`EventOutbox.deliver`); only if that node dies does another node's drainer find it, once the claim
+ * runs out.
  */
-export async function queueEvent<K extends OutboxEventName>(
-  db: Db,
+export function queuedEventSql<K extends OutboxEventName>(
   name: K,
-  key: string,
-  payload: AppEvents[K],
-) {
-  await db.insert(eventOutbox).values({ name, key, payload });
+  from: SQL,
+  keySql: SQL,
+  payload: WithoutMessageId<AppEvents[K]>,
+  now: Date,
+): SQL {
+  const claimedUntil = new Date(now.getTime() + ORPHAN_AFTER_MS).toISOString();
+  return sql`insert into ${eventOutbox} (name, key, payload, attempts, locked_until, created_at)
+    select ${name}, ${keySql}::text, ${JSON.stringify(payload)}::jsonb || jsonb_build_object('messageId', ${keySql}),
+      1, ${claimedUntil}::timestamptz, ${now.toISOString()}::timestamptz
+    from ${from}`;
 }
 
 interface Claimed {
@@ -59,23 +71,40 @@ export class EventOutbox extends PollingDrainer {
     return this.startPolling(this.opts.pollMs ?? 5000);
   }
 
-  /** Delivers the row of this event written by this node's commit (unless another node claimed it). */
-  async deliver(name: OutboxEventName, key: string) {
-    const claimed = await this.claim(sql`name = ${name} and key = ${key}`);
-    for (const row of claimed) await this.publish(row);
+  /**
+   * Publishes an event that this node's commit wrote, then deletes its row when it `queued` one (born
+   * claimed: no other node takes it before the claim runs out). Deletes of concurrent deliveries share one
+   * statement; this resolves once its row is gone.
+   */
+  async deliver<K extends OutboxEventName>(
+    name: K,
+    event: AppEvents[K] & { messageId: string },
+    queued: boolean,
+  ) {
+    await this.ctx.bus.emit(name, event);
+    if (queued) await this.deletes.add(event.messageId);
   }
 
-  /** One pass over orphaned rows; returns how many were claimed. */
+  /** One pass over orphaned rows (claims run out, or rows from before rows were born claimed). */
   async drain(): Promise<number> {
     const now = this.ctx.now();
-    const before = new Date(now.getTime() - ORPHAN_AFTER_MS);
-    // New rows carry the database's now(); tests move the app clock: orphaned by either.
     const claimed = await this.claim(
-      sql`created_at <= greatest(now() - ${`${ORPHAN_AFTER_MS} milliseconds`}::interval, ${before.toISOString()}::timestamptz)`,
+      sql`coalesce(locked_until, created_at + ${`${ORPHAN_AFTER_MS} milliseconds`}::interval) <= ${now.toISOString()}::timestamptz`,
     );
     for (const row of claimed) await this.publish(row);
     return claimed.length;
   }
+
+  async stop() {
+    await super.stop();
+    await this.deletes.idle();
+  }
+
+  private readonly deletes = new Coalesced<string>(async (keys) => {
+    await this.ctx.db.execute(
+      sql`delete from ${eventOutbox} where name = 'messageCreated' and key = any(${`{${keys.join(',')}}`}::text[])`,
+    );
+  });
 
   private async claim(where: ReturnType<typeof sql>): Promise<Claimed[]> {
     const now = this.ctx.now();
@@ -86,7 +115,6 @@ export class EventOutbox extends PollingDrainer {
       where id in (
         select id from ${eventOutbox}
         where ${where}
-          and (locked_until is null or locked_until <= ${now.toISOString()}::timestamptz)
         order by created_at
         limit ${BATCH}
         for update skip locked
@@ -109,5 +137,47 @@ export class EventOutbox extends PollingDrainer {
       await this.ctx.bus.emit(row.name, row.payload as AppEvents[OutboxEventName]);
     }
     await this.ctx.db.delete(eventOutbox).where(sql`id = ${row.id}::uuid`);
+  }
+}
+
+/**
+ * Runs `flush` over the items added while the previous flush ran, so a burst of adds costs one call:
+ * `add` resolves once a flush that includes its item has finished (and rejects if it failed).
+ */
+class Coalesced<T> {
+  private pending: T[] = [];
+  private waiting: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly flush: (items: T[]) => Promise<void>) {}
+
+  add(item: T): Promise<void> {
+    this.pending.push(item);
+    const done = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.running ??= this.loop();
+    return done;
+  }
+
+  /** Resolves once nothing is pending or running. */
+  async idle() {
+    while (this.running) await this.running;
+  }
+
+  private async loop() {
+    // A microtask first, so adds of the same tick join the first flush.
+    await Promise.resolve();
+    while (this.pending.length > 0) {
+      const items = this.pending;
+      const waiting = this.waiting;
+      this.pending = [];
+      this.waiting = [];
+      try {
+        await this.flush(items);
+        for (const w of waiting) w.resolve();
+      } catch (err) {
+        for (const w of waiting) w.reject(err);
+      }
+    }
+    this.running = undefined;
   }
 }

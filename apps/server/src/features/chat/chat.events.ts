@@ -1,3 +1,4 @@
+import { channelMessageMayNotify } from '@cohort/shared/notifications';
 import type { AppContext, MessageCreated } from '../../context.ts';
 
 /**
@@ -9,7 +10,9 @@ import type { AppContext, MessageCreated } from '../../context.ts';
  */
 export async function emitMessageCreated(ctx: AppContext, event: MessageCreated): Promise<void> {
   try {
-    await ctx.outbox.deliver('messageCreated', event.messageId);
+    // Channel messages that notify nobody queued no row (chat.service.ts): nothing to delete after.
+    const queued = event.kind === 'direct' || channelMessageMayNotify(event.content, event.parentId);
+    await ctx.outbox.deliver('messageCreated', event, queued);
   } catch (err) {
     ctx.log.error({ err, messageId: event.messageId }, 'message-created delivery failed');
   }

@@ -1,10 +1,11 @@
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
+import { channelMessageMayNotify } from '@cohort/shared/notifications';
 import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { channelMessages, channels, users } from '../../db/schema.ts';
-import { queueEvent } from '../../events/event-outbox.ts';
+import { queuedEventSql } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import {
   insertMessage,
@@ -86,6 +87,8 @@ export async function postChannelMessage(
   const parentId = input.parentId ?? null;
   if (parentId) await loadThreadParent(ctx, channelId, parentId);
   const fileIds = input.attachments ?? [];
+  // Most messages notify nobody: those queue no outbox row (nothing to lose if this node dies).
+  const notifies = channelMessageMayNotify(input.content, parentId);
   // A thread reply takes two revs: the reply, and its parent (reply count and last reply time),
   // both changed in this statement so they commit together.
   const insert = async (db: Db) => {
@@ -108,26 +111,36 @@ export async function postChannelMessage(
           rev = bumped.last_rev
         from bumped where p.id = ${parentId}::uuid
         returning p.id
-      )
-      insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at, rev, parent_id)
-      select ${channelId}::uuid, bumped.last_seq, ${sender.id}::uuid, ${input.content},
-             ${input.clientId}::uuid, ${now.toISOString()}::timestamptz,
-             bumped.last_rev - ${parentId ? 1 : 0}, ${parentId}::uuid
-      from bumped
-      returning id, seq, created_at, rev`);
-    const [row] = rowsOf<InsertedRow & { rev: number | string }>(result);
-    if (!row) return null;
-    // Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
-    await queueEvent(db, 'messageCreated', row.id, {
-      kind: 'channel',
-      messageId: row.id,
-      workspaceId,
-      channelId,
-      parentId,
-      senderId: sender.id,
-      content: input.content,
-    });
-    return row;
+      ),
+      inserted as (
+        insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at, rev, parent_id)
+        select ${channelId}::uuid, bumped.last_seq, ${sender.id}::uuid, ${input.content},
+               ${input.clientId}::uuid, ${now.toISOString()}::timestamptz,
+               bumped.last_rev - ${parentId ? 1 : 0}, ${parentId}::uuid
+        from bumped
+        returning id, seq, created_at, rev
+      ),
+      -- Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
+      queued as (${
+        notifies
+          ? queuedEventSql(
+              'messageCreated',
+              sql`inserted`,
+              sql`inserted.id`,
+              {
+                kind: 'channel',
+                workspaceId,
+                channelId,
+                parentId,
+                senderId: sender.id,
+                content: input.content,
+              },
+              now,
+            )
+          : sql`select 1`
+      })
+      select id, seq, created_at, rev from inserted`);
+    return rowsOf<InsertedRow & { rev: number | string }>(result)[0] ?? null;
   };
   const inserted = await insertMessage(
     ctx,

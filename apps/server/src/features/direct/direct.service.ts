@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle
 import type { AppContext } from '../../context.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { directConversations, directMessages, users } from '../../db/schema.ts';
-import { queueEvent } from '../../events/event-outbox.ts';
+import { queuedEventSql } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import {
   insertMessage,
@@ -66,13 +66,24 @@ export async function storeDirectMessage(
         on conflict (user_a, user_b) do update set last_seq = ${directConversations}.last_seq + 1,
           last_rev = ${directConversations}.last_rev + 1
         returning id, last_seq, last_rev
-      )
-      insert into ${directMessages}
-        (conversation_id, seq, sender_id, receiver_id, content, message_type, client_id, created_at, rev)
-      select conv.id, conv.last_seq, ${sender.id}::uuid, ${receiver.id}::uuid, ${input.content}, 'text',
-             ${input.clientId}::uuid, ${now.toISOString()}::timestamptz, conv.last_rev
-      from conv
-      returning id, seq, created_at, rev`);
+      ),
+      inserted as (
+        insert into ${directMessages}
+          (conversation_id, seq, sender_id, receiver_id, content, message_type, client_id, created_at, rev)
+        select conv.id, conv.last_seq, ${sender.id}::uuid, ${receiver.id}::uuid, ${input.content}, 'text',
+               ${input.clientId}::uuid, ${now.toISOString()}::timestamptz, conv.last_rev
+        from conv
+        returning id, seq, created_at, rev
+      ),
+      -- Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
+      queued as (${queuedEventSql(
+        'messageCreated',
+        sql`inserted`,
+        sql`inserted.id`,
+        { kind: 'direct', senderId: sender.id, receiverId: receiver.id, content: input.content },
+        now,
+      )})
+      select id, seq, created_at, rev from inserted`);
     const [row] = rowsOf<{
       id: string;
       seq: number | string;
@@ -80,14 +91,6 @@ export async function storeDirectMessage(
       rev: number | string;
     }>(result);
     if (!row) throw new Error('direct message insert returned no row');
-    // Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
-    await queueEvent(db, 'messageCreated', row.id, {
-      kind: 'direct',
-      messageId: row.id,
-      senderId: sender.id,
-      receiverId: receiver.id,
-      content: input.content,
-    });
     return row;
   };
   const inserted = await insertMessage(ctx, 'direct', link, insert);

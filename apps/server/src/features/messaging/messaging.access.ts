@@ -121,9 +121,11 @@ export async function insertMessage<R extends { id: string }>(
     return { row, attachments };
   };
   try {
-    // One transaction always: the message, its files and what `insert` queues with it (the event
-    // outbox row of its notifications) commit together or not at all.
-    const stored = await ctx.db.transaction((tx) => write(tx));
+    // The message and what its statement queues with it (the event outbox row of its notifications)
+    // commit together in that one statement; files make it a transaction, so the message and its
+    // files commit together or not at all. Without files a transaction would only add round trips.
+    const stored =
+      link.fileIds.length === 0 ? await write(ctx.db) : await ctx.db.transaction((tx) => write(tx));
     if (stored) ctx.metrics.messageSent(kind, stored.row.id);
     return stored;
   } catch (err) {

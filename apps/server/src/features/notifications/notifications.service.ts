@@ -1,4 +1,9 @@
-import { type ListNotificationsQuery, type MentionCounts, parseMentions } from '@cohort/shared/notifications';
+import {
+  channelMessageMayNotify,
+  type ListNotificationsQuery,
+  type MentionCounts,
+  parseMentions,
+} from '@cohort/shared/notifications';
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext, MessageCreated } from '../../context.ts';
@@ -64,12 +69,12 @@ async function channelRecipients(
   ctx: AppContext,
   event: Extract<MessageCreated, { kind: 'channel' }>,
 ): Promise<Map<string, 'mention' | 'thread'>> {
+  if (!channelMessageMayNotify(event.content, event.parentId)) return new Map();
   const mentions = parseMentions(event.content);
   const followers = event.parentId
     ? sql`select ${channelMessages.senderId} from ${channelMessages}
           where ${channelMessages.id} = ${event.parentId}::uuid or ${channelMessages.parentId} = ${event.parentId}::uuid`
     : null;
-  if (!mentions.channel && mentions.emails.length === 0 && !followers) return new Map();
   // Readers of the channel (workspace members; listed ones for a private channel), narrowed to the
   // mentioned and the thread's followers unless the whole channel was mentioned.
   const wanted: SQL[] = [];
