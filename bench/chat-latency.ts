@@ -1,16 +1,19 @@
 // Channel chat send→deliver latency on one node: CLIENTS sockets across CHANNELS channels (10 per
 // channel at the defaults), RATE messages/s in total for DURATION seconds, then a short saturation
-// phase; server CPU and RSS per idle connection read from /proc; and the same topology through a
-// raw `ws` fan-out server as the floor of this machine.
+// phase; server CPU (and, on PostgreSQL, the CPU of the server's database backends), idle RSS after
+// start and RSS per idle connection read from /proc; and the same topology through a raw `ws` fan-out
+// server as the floor of this machine.
 //
-//   node --import tsx bench/chat-latency.ts
-//   CLIENTS=200 CHANNELS=20 RATE=100 DURATION=10 node --import tsx bench/chat-latency.ts
+//   node --import tsx bench/chat-latency.ts                         PGlite only
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/chat-latency.ts
-//     (a fresh database is created on that server and dropped afterwards)
+//     PGlite and PostgreSQL side by side in one run (a fresh database is created on that server and
+//     dropped afterwards), with the PGlite / PostgreSQL ratios; DATABASES=postgres runs one of them
+//   CLIENTS=200 CHANNELS=20 RATE=100 DURATION=10 SATURATION=0 FLOOR=0 node --import tsx bench/chat-latency.ts
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import {
@@ -33,6 +36,11 @@ const DURATION = Number(process.env.DURATION ?? 20);
 const SATURATION = Number(process.env.SATURATION ?? 5);
 const USERS = Number(process.env.USERS ?? Math.max(1, Math.ceil(CLIENTS / 10)));
 const DATABASE_URL = process.env.DATABASE_URL;
+/** Which databases to run, in this order (PostgreSQL only with DATABASE_URL). */
+const DATABASES = (process.env.DATABASES ?? (DATABASE_URL ? 'pglite,postgres' : 'pglite'))
+  .split(',')
+  .filter((d) => d === 'pglite' || (d === 'postgres' && DATABASE_URL));
+const FLOOR = process.env.FLOOR !== '0';
 
 function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -50,6 +58,8 @@ interface Measured {
   errors: number;
   seconds: number;
   cpuPct: number;
+  /** CPU of the server's PostgreSQL backends (0 on PGlite: the database runs inside the server). */
+  dbCpuPct: number;
   /** CPU of this process (the clients), to tell a saturated load generator from a slow server. */
   clientCpuPct: number;
 }
@@ -59,10 +69,45 @@ const ownCpu = () => {
   return (u.user + u.system) / 1e6;
 };
 
-async function benchCohort() {
+/**
+ * CPU seconds used by the PostgreSQL backends serving `databaseUrl` (this machine's processes, read
+ * from /proc) since `start()`: backends that appear later count from zero.
+ */
+async function databaseCpu(databaseUrl: string | undefined) {
+  if (!databaseUrl) return { start: async () => {}, seconds: async () => 0 };
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const backends = async () =>
+    (
+      await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      )
+    ).rows.map((r) => r.pid);
+  const safeCpu = (pid: number) => {
+    try {
+      return cpuSeconds(pid);
+    } catch {
+      return 0; // exited
+    }
+  };
+  let before = new Map<number, number>();
+  return {
+    start: async () => {
+      before = new Map((await backends()).map((pid) => [pid, safeCpu(pid)]));
+    },
+    seconds: async () => {
+      let total = 0;
+      for (const pid of await backends()) total += safeCpu(pid) - (before.get(pid) ?? 0);
+      await client.end();
+      return total;
+    },
+  };
+}
+
+async function benchCohort(databaseUrl: string | undefined) {
   // One owner invites every client: the per-person invitation budget would stop at 250.
   const server = await startServer({
-    databaseUrl: DATABASE_URL,
+    databaseUrl,
     env: { INVITATIONS_PER_HOUR: '100000' },
     prefix: 'cohort-bench-chat-',
   });
@@ -70,6 +115,8 @@ async function benchCohort() {
   const sockets: Socket[] = [];
   try {
     const pid = server.child.pid ?? 0;
+    await sleep(2000);
+    const idleRssKiB = rssKiB(pid);
 
     // Accounts (argon2 makes signup slow: USERS accounts, several sockets — tabs — each).
     console.log(`creating ${USERS} users, a workspace and ${CHANNELS} channels…`);
@@ -153,6 +200,8 @@ async function benchCohort() {
     // Phase 1: a steady RATE, senders spread round-robin over the sockets.
     console.log(`steady phase: ${RATE} msg/s for ${DURATION} s…`);
     const steady = { ack: [] as number[], errors: 0, sent: 0 };
+    const dbCpu = await databaseCpu(server.databaseUrl);
+    await dbCpu.start();
     const cpu0 = cpuSeconds(pid);
     const own0 = ownCpu();
     const start = performance.now();
@@ -179,6 +228,7 @@ async function benchCohort() {
       errors: steady.errors,
       seconds: DURATION,
       cpuPct: ((cpuSeconds(pid) - cpu0) / steadySeconds) * 100,
+      dbCpuPct: ((await dbCpu.seconds()) / steadySeconds) * 100,
       clientCpuPct: ((ownCpu() - own0) / steadySeconds) * 100,
     };
 
@@ -215,10 +265,11 @@ async function benchCohort() {
         errors: sat.errors,
         seconds,
         cpuPct: ((cpuSeconds(pid) - cpu1) / seconds) * 100,
+        dbCpuPct: 0,
         clientCpuPct: ((ownCpu() - own1) / seconds) * 100,
       };
     }
-    return { steady: steadyResult, saturation: saturationResult, rssPerConnKiB, rssBefore, rssAfter };
+    return { steady: steadyResult, saturation: saturationResult, rssPerConnKiB, idleRssKiB };
   } finally {
     for (const s of sockets) s?.close();
     await server.stop();
@@ -302,6 +353,7 @@ async function benchFloor(): Promise<{ result: Measured; rssPerConnKiB: number }
         errors: 0,
         seconds: DURATION,
         cpuPct: ((cpuSeconds(pid) - cpu0) / seconds) * 100,
+        dbCpuPct: 0,
         clientCpuPct: ((ownCpu() - own0) / seconds) * 100,
       },
       rssPerConnKiB,
@@ -314,14 +366,16 @@ async function benchFloor(): Promise<{ result: Measured; rssPerConnKiB: number }
 
 // ---------------------------------------------------------------------------------------------------
 
-const db = DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const label = (d: string) => (d === 'postgres' ? 'PostgreSQL' : 'PGlite');
 console.log(
-  `chat-latency: ${CLIENTS} clients (${USERS} users), ${CHANNELS} channels, ${RATE} msg/s, ${DURATION} s, ${db}`,
+  `chat-latency: ${CLIENTS} clients (${USERS} users), ${CHANNELS} channels, ${RATE} msg/s, ${DURATION} s, ${DATABASES.map(label).join(' then ')}`,
 );
-const cohort = await benchCohort();
-const floor = await benchFloor();
+const runs: Array<{ db: string; result: Awaited<ReturnType<typeof benchCohort>> }> = [];
+for (const d of DATABASES)
+  runs.push({ db: label(d), result: await benchCohort(d === 'postgres' ? DATABASE_URL : undefined) });
+const floor = FLOOR ? await benchFloor() : null;
 
-const row = (name: string, m: Measured, rssPerConnKiB: number | null) => ({
+const row = (name: string, m: Measured, rssPerConnKiB: number | null, idleRssKiB: number | null) => ({
   case: name,
   clients: CLIENTS,
   channels: CHANNELS,
@@ -333,16 +387,34 @@ const row = (name: string, m: Measured, rssPerConnKiB: number | null) => ({
   ack_p50_ms: summary(m.ackLatencies).p50_ms,
   ack_p99_ms: summary(m.ackLatencies).p99_ms,
   server_cpu_pct: Math.round(m.cpuPct),
+  db_cpu_pct: Math.round(m.dbCpuPct),
   client_cpu_pct: Math.round(m.clientCpuPct),
+  idle_rss_mib: idleRssKiB === null ? '' : Math.round(idleRssKiB / 1024),
   rss_per_conn_kib: rssPerConnKiB === null ? '' : Math.round(rssPerConnKiB * 10) / 10,
 });
 
-const rows = [
-  row(`cohort ${db}, steady ${RATE} msg/s`, cohort.steady, cohort.rssPerConnKiB),
-  ...(cohort.saturation ? [row(`cohort ${db}, saturation`, cohort.saturation, null)] : []),
-  row(`raw ws fan-out floor, ${RATE} msg/s`, floor.result, floor.rssPerConnKiB),
-];
+const rows = runs.flatMap(({ db, result }) => [
+  row(`cohort ${db}, steady ${RATE} msg/s`, result.steady, result.rssPerConnKiB, result.idleRssKiB),
+  ...(result.saturation ? [row(`cohort ${db}, saturation`, result.saturation, null, null)] : []),
+]);
+if (floor) rows.push(row(`raw ws fan-out floor, ${RATE} msg/s`, floor.result, floor.rssPerConnKiB, null));
 report('chat-latency', rows);
+
+const lite = runs.find((r) => r.db === 'PGlite')?.result;
+const pgRun = runs.find((r) => r.db === 'PostgreSQL')?.result;
+if (lite && pgRun) {
+  const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : NaN);
+  const p99 = (m: Measured) => summary(m.latencies).p99_ms;
+  report('chat-latency-ratios', [
+    {
+      'PGlite / PostgreSQL': 'steady phase',
+      server_cpu: ratio(lite.steady.cpuPct, pgRun.steady.cpuPct),
+      server_cpu_vs_server_plus_db: ratio(lite.steady.cpuPct, pgRun.steady.cpuPct + pgRun.steady.dbCpuPct),
+      delivery_p99: ratio(p99(lite.steady), p99(pgRun.steady)),
+      idle_rss: ratio(lite.idleRssKiB, pgRun.idleRssKiB),
+    },
+  ]);
+}
 console.log(
   `load average during the run: ${loadavg()
     .map((l) => l.toFixed(1))

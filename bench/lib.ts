@@ -181,6 +181,8 @@ export interface BenchServer {
   url: string;
   child: ChildProcess;
   dataDir: string;
+  /** The server's own PostgreSQL database (created for it), when it runs on PostgreSQL. */
+  databaseUrl?: string;
   /** Stops the server, removes its DATA_DIR and drops its database. */
   stop(): Promise<void>;
 }
@@ -243,7 +245,7 @@ export async function startServer(
     await stop();
     throw err;
   }
-  return { url, child, dataDir, stop };
+  return { url, child, dataDir, stop, ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}) };
 }
 
 export interface BenchUser {
