@@ -23,11 +23,15 @@ const bundleShared: Plugin = {
   },
 };
 
-/** Writes `<outdir>/main.js` (and its source map); must stay inside the checkout to find node_modules. */
+/** Writes `<outdir>/main.js` and `pglite-worker.js` (and their source maps); must stay inside the checkout to find node_modules. */
 export async function buildServer(outdir = resolve(serverRoot, 'dist')) {
   const started = performance.now();
   const result = await build({
-    entryPoints: [resolve(serverRoot, 'src', 'main.ts')],
+    // The embedded database's worker thread is its own entry: Node starts it from a file.
+    entryPoints: {
+      main: resolve(serverRoot, 'src', 'main.ts'),
+      'pglite-worker': resolve(serverRoot, 'src', 'db', 'pglite-worker.ts'),
+    },
     outdir,
     bundle: true,
     packages: 'external',

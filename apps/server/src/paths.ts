@@ -25,3 +25,8 @@ export const migrationsFolder = join(serverRoot, 'src', 'db', 'migrations');
 export const templateCacheDir = join(serverRoot, '.cache');
 /** The built web app (`npm run build -w apps/web`), unless WEB_DIST says otherwise. */
 export const defaultWebDist = join(serverRoot, '..', 'web', 'dist');
+/** The embedded database's worker thread (db/pglite-worker.ts): bundled beside main.js, or the source. */
+export const pgliteWorkerFile =
+  typeof __COHORT_SERVER_ROOT__ === 'string'
+    ? join(here, 'pglite-worker.js')
+    : join(serverRoot, 'src', 'db', 'pglite-worker.ts');

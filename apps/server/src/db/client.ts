@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.ts';
 import { ensureTemplate, loadTemplate, unpackTemplate } from './pglite-template.ts';
+import { startPGliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -128,7 +129,14 @@ export async function openDatabase(opts: {
   const fresh = inMemory || !existsSync(join(dir, 'PG_VERSION'));
   const unpacked = fresh && !inMemory && unpackTemplate(dir);
   const template = fresh && !unpacked ? loadTemplate() : undefined;
-  const client = await PGlite.create(dir, template ? { loadDataDir: template } : {});
+  // On disk, the database runs on its own thread (pglite-worker.ts): its statements then no longer
+  // stall the event loop. In memory (tests) it stays in process.
+  const client = inMemory
+    ? await PGlite.create(dir, template ? { loadDataDir: template } : {})
+    : ((await startPGliteThread({
+        dataDir: dir,
+        ...(template ? { template: await template.arrayBuffer() } : {}),
+      })) as unknown as PGlite);
   const timer = new QueryTimer();
   timer.wrap(client, 'query');
   // Drizzle runs a transaction's statements on the handle PGlite passes to the callback.

@@ -1,0 +1,106 @@
+// The embedded database on its own thread (db/pglite-thread.ts starts it): PGlite runs PostgreSQL
+// compiled to WebAssembly synchronously, file writes included, so on the main thread every statement
+// stalls every socket. Here it runs beside the event loop. Only erasable TypeScript and no imports of
+// our own: Node runs this file as it is (from the sources) or bundled (apps/server/build.ts).
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { WorkerReply, WorkerRequest, WorkerStart } from './pglite-thread.ts';
+
+const start = workerData as WorkerStart;
+const port = parentPort;
+if (!port) throw new Error('pglite-worker runs as a worker thread');
+
+/** Result parsers that keep a type's text as it is (what drizzle asks for dates, intervals, numerics). */
+const raw = (text: string) => text;
+const parsersOf = (rawTypes: number[]) => Object.fromEntries(rawTypes.map((type) => [type, raw]));
+
+/** A database error as plain data: `code`, `constraint` and the rest survive the trip to the main thread. */
+function plain(err: unknown) {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const fields: Record<string, unknown> = { message: err.message, name: err.name };
+  for (const [key, value] of Object.entries(err)) {
+    if (typeof value === 'string' || typeof value === 'number' || value === undefined) fields[key] = value;
+  }
+  return fields;
+}
+
+const reply = (message: WorkerReply) => port.postMessage(message);
+
+const db = await PGlite.create(start.dataDir, {
+  ...(start.template ? { loadDataDir: new Blob([start.template]) } : {}),
+  // PGlite's 128 MB of shared buffers live in its WebAssembly memory, on top of the OS page cache
+  // that holds the same files: 32 MB keeps a team's hot pages and saves ~150 MiB of resident memory.
+  postgresqlconf: ['shared_buffers = 32MB'],
+});
+
+/** Open transactions by id: the callback PGlite runs them in waits for the main thread's end. */
+const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
+/** Each open transaction's run, settled once its COMMIT or ROLLBACK has run. */
+const settled = new Map<number, Promise<void>>();
+let nextTx = 1;
+const ROLLBACK = Symbol('rollback');
+
+port.on('message', async (request: WorkerRequest) => {
+  const { id } = request;
+  try {
+    switch (request.op) {
+      case 'query': {
+        const target = request.tx === undefined ? db : open.get(request.tx)?.tx;
+        if (!target) throw new Error('transaction is not open');
+        const result = await target.query(request.sql, request.params, {
+          rowMode: request.rowMode,
+          parsers: parsersOf(request.rawTypes),
+        });
+        reply({ id, ok: true, result });
+        return;
+      }
+      case 'begin': {
+        const txId = nextTx++;
+        let end: (commit: boolean) => void = () => {};
+        const ended = new Promise<void>((resolve, reject) => {
+          end = (commit) => (commit ? resolve() : reject(ROLLBACK));
+        });
+        let began = false;
+        // Settles once COMMIT (or ROLLBACK) has run; the 'end' request answers then.
+        const done = db.transaction(async (tx) => {
+          began = true;
+          open.set(txId, { tx, end });
+          reply({ id, ok: true, result: txId });
+          await ended;
+        });
+        settled.set(txId, done);
+        // BEGIN itself failed: answer the 'begin' request with its error.
+        done.catch((err) => {
+          if (began) return;
+          settled.delete(txId);
+          reply({ id, ok: false, error: plain(err) });
+        });
+        return;
+      }
+      case 'end': {
+        const entry = open.get(request.tx);
+        const done = settled.get(request.tx);
+        if (!entry || !done) throw new Error('transaction is not open');
+        open.delete(request.tx);
+        settled.delete(request.tx);
+        entry.end(request.commit);
+        try {
+          await done;
+        } catch (err) {
+          if (err !== ROLLBACK) throw err;
+        }
+        reply({ id, ok: true, result: null });
+        return;
+      }
+      case 'close': {
+        await db.close();
+        reply({ id, ok: true, result: null });
+        return;
+      }
+    }
+  } catch (err) {
+    reply({ id, ok: false, error: plain(err) });
+  }
+});
+
+reply({ id: 0, ok: true, result: 'ready' });
