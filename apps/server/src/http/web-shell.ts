@@ -44,8 +44,9 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
   { pattern: /^\/(chat|livechat)\/?$/, module: 'src/features/direct/chat-page.tsx', signedIn: true },
 ];
 
-/** What the layout loads on every signed-in page (navbar counters, presence, the call listener). */
+/** What the layout loads on every signed-in page (navbar counters and user menu, presence, the call listener). */
 export const SIGNED_IN_MODULES = [
+  'src/app/user-menu.tsx',
   'src/features/notifications/notification-bell.tsx',
   'src/features/direct/messages-link.tsx',
   'src/features/invitations/invitations-link.tsx',

@@ -4,7 +4,6 @@ import { useMe } from '../features/accounts/use-me.ts';
 import { useTheme } from '../lib/theme.ts';
 import { Navbar } from './navbar.tsx';
 import { ScrollRestoration } from './scroll-restoration.tsx';
-import { SiteFooter } from './site-footer.tsx';
 
 // Signed-in only, and it brings the socket client and the shared schemas: kept out of the entry
 // chunk every visitor downloads (bench/js-budgets.json).
@@ -16,6 +15,10 @@ const PresenceConnection = lazy(() =>
 const CallListener = lazy(() =>
   import('../features/calls/call-listener.tsx').then((m) => ({ default: m.CallListener })),
 );
+
+// Below the fold on every page (<main> is at least a screen tall), with the newsletter form: fetched
+// as the page renders instead of being part of the entry chunk (issue 21).
+const SiteFooter = lazy(() => import('./site-footer.tsx').then((m) => ({ default: m.SiteFooter })));
 
 // Only for accounts whose address is not verified yet: a chunk of its own, not in the entry.
 const VerifyEmailBanner = lazy(() => import('../features/accounts/verify-email-banner.tsx'));
@@ -67,7 +70,9 @@ export function Layout() {
           <Outlet />
         </Suspense>
       </main>
-      <SiteFooter />
+      <Suspense fallback={null}>
+        <SiteFooter />
+      </Suspense>
       <ScrollRestoration />
     </div>
   );

@@ -6,7 +6,6 @@ import { drawerPanelClasses, useDrawer } from '../components/ui/drawer.tsx';
 import { useMe } from '../features/accounts/use-me.ts';
 import { cn } from '../lib/cn.ts';
 import { LogoMark } from './logo.tsx';
-import { UserMenu } from './user-menu.tsx';
 
 // Signed-in only, and it brings the socket client and the shared schemas: kept out of the entry
 // chunk every visitor downloads (bench/js-budgets.json).
@@ -18,6 +17,13 @@ const MessagesLink = lazy(() =>
 );
 const InvitationsLink = lazy(() =>
   import('../features/invitations/invitations-link.tsx').then((m) => ({ default: m.InvitationsLink })),
+);
+
+// Signed-in only (with the logout mutation): the server preloads it on signed-in pages (web-shell.ts).
+const UserMenu = lazy(() => import('./user-menu.tsx').then((m) => ({ default: m.UserMenu })));
+
+const sessionPlaceholder = (
+  <span aria-hidden="true" className="h-9 w-36 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" />
 );
 
 const links = [
@@ -135,10 +141,7 @@ export function Navbar() {
             check and the lazily loaded bell then fill it without moving the page or the search. */}
         <div className="ml-auto flex h-10 shrink-0 items-center justify-end gap-2 md:min-w-64">
           {me.isPending ? (
-            <span
-              aria-hidden="true"
-              className="h-9 w-36 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800"
-            />
+            sessionPlaceholder
           ) : me.data ? (
             <>
               <Suspense fallback={null}>
@@ -150,7 +153,9 @@ export function Navbar() {
               <Suspense fallback={<span aria-hidden="true" className="size-9" />}>
                 <NotificationBell />
               </Suspense>
-              <UserMenu user={me.data} />
+              <Suspense fallback={sessionPlaceholder}>
+                <UserMenu user={me.data} />
+              </Suspense>
             </>
           ) : (
             <>
