@@ -44,9 +44,14 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
   { pattern: /^\/(chat|livechat)\/?$/, module: 'src/features/direct/chat-page.tsx', signedIn: true },
 ];
 
-/** What the layout loads on every signed-in page (navbar counters and user menu, presence, the call listener). */
+/**
+ * What the layout loads on every signed-in page (navbar counters and user menu, presence, the call
+ * listener), and the live client (the Socket.IO client and the shared schemas) that presence and
+ * every live view load right after their first render.
+ */
 export const SIGNED_IN_MODULES = [
   'src/app/user-menu.tsx',
+  'src/lib/live-client.ts',
   'src/features/notifications/notification-bell.tsx',
   'src/features/direct/messages-link.tsx',
   'src/features/invitations/invitations-link.tsx',

@@ -9,19 +9,23 @@ import {
   ConversationStore,
   type StoredMessage,
 } from '../../lib/conversation-store.ts';
-import { type ConnectionState, connectNamespace, useConnectionState } from '../../lib/socket.ts';
+import { type LiveClient, openLive } from '../../lib/live.ts';
+import { type ConnectionState, useConnectionState } from '../../lib/socket-state.ts';
 
-/** What a channel or a direct conversation supplies: the rest is the same for both. */
+/**
+ * What a channel or a direct conversation supplies: the rest is the same for both. `live` is the
+ * Socket.IO client and the schemas that check what the server sends, loaded after the first render.
+ */
 export interface ConversationSetup<M extends StoredMessage, X> {
   namespace: string;
-  source: (socket: Socket) => ConversationSource<M>;
+  source: (socket: Socket, live: LiveClient) => ConversationSource<M>;
   options: ConversationOptions;
   /**
    * Subscribes the socket's events to the store (and joins, if the conversation has a room). Returns
    * what the caller keeps beside the store and what to undo when the conversation closes, before
    * the socket disconnects.
    */
-  wire: (socket: Socket, store: ConversationStore<M>) => { extra: X; close?: () => void };
+  wire: (socket: Socket, store: ConversationStore<M>, live: LiveClient) => { extra: X; close?: () => void };
 }
 
 export interface Conversation<M extends StoredMessage, X> {
@@ -47,7 +51,8 @@ const EMPTY: ConversationState<never> = {
 /**
  * One live conversation: a fresh connection to its namespace while it is shown, its store loaded,
  * backfilled after every (re)connection (by `wire`) and disposed with the connection when `key`
- * changes or the view goes away.
+ * changes or the view goes away. The view renders (as loading) before the live client has arrived;
+ * the store is created, and its first page read, as soon as it has.
  */
 export function useConversation<M extends StoredMessage, X>(
   /** Names the conversation: everything `setup` depends on. */
@@ -59,15 +64,18 @@ export function useConversation<M extends StoredMessage, X>(
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names everything `setup` reads.
   useEffect(() => {
     const { namespace, source, options, wire } = setup();
-    const socket = connectNamespace(namespace);
-    const store = new ConversationStore(source(socket), options);
-    const { extra, close } = wire(socket, store);
-    void store.load();
-    setLive({ socket, store, extra });
+    let store: ConversationStore<M> | undefined;
+    const close = openLive(namespace, (socket, client) => {
+      const opened = new ConversationStore(source(socket, client), options);
+      store = opened;
+      const wired = wire(socket, opened, client);
+      void opened.load();
+      setLive({ socket, store: opened, extra: wired.extra });
+      return wired.close;
+    });
     return () => {
-      close?.();
-      socket.disconnect();
-      store.dispose();
+      close();
+      store?.dispose();
       setLive(null);
     };
   }, [key]);
@@ -95,11 +103,11 @@ export function useConversation<M extends StoredMessage, X>(
  */
 export function messageActions<M>(
   messagePath: (id: string) => string,
-  parse: (raw: unknown) => M,
+  parse: (raw: unknown) => M | Promise<M>,
   apply: (m: M) => void,
 ) {
-  const done = (raw: unknown) => {
-    const message = parse(raw);
+  const done = async (raw: unknown) => {
+    const message = await parse(raw);
     apply(message);
     return message;
   };
