@@ -19,8 +19,10 @@ export interface RoutePage {
 
 const api = (...segments: string[]) => `/api/${segments.map(encodeURIComponent).join('/')}`;
 
+const HOME_MODULE = 'src/features/home/home-page.tsx';
+
 export const ROUTE_PAGES: readonly RoutePage[] = [
-  { pattern: /^\/$/, module: 'src/features/home/home-page.tsx', signedIn: false },
+  { pattern: /^\/$/, module: HOME_MODULE, signedIn: false },
   { pattern: /^\/login\/?$/, module: 'src/features/accounts/login-page.tsx', signedIn: false },
   { pattern: /^\/signup\/?$/, module: 'src/features/accounts/signup-page.tsx', signedIn: false },
   { pattern: /^\/dashboard\/?$/, module: 'src/features/workspaces/dashboard-page.tsx', signedIn: true },
@@ -43,6 +45,13 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
   { pattern: /^\/messages\/?$/, module: 'src/features/direct/messages-page.tsx', signedIn: true },
   { pattern: /^\/(chat|livechat)\/?$/, module: 'src/features/direct/chat-page.tsx', signedIn: true },
 ];
+
+/**
+ * The server-state cache (TanStack Query), the session guard and the session's part of the layout:
+ * every screen but the landing page waits for it (apps/web/src/app/router.tsx). On `/` it is left to
+ * load after the first render, so it does not compete with what the landing page paints.
+ */
+export const SESSION_MODULE = 'src/app/session.tsx';
 
 /**
  * What the layout loads on every signed-in page (navbar counters and user menu, presence, the call
@@ -143,7 +152,8 @@ export function createWebShell(webDist: string): WebShell {
       if (!route) return html;
       let head = pages.get(route.module);
       if (head === undefined) {
-        head = tagsFor(route.signedIn ? [route.module, ...SIGNED_IN_MODULES] : [route.module]);
+        const session = route.module === HOME_MODULE ? [] : [SESSION_MODULE];
+        head = tagsFor([route.module, ...session, ...(route.signedIn ? SIGNED_IN_MODULES : [])]);
         pages.set(route.module, head);
       }
       return html.replace('</head>', `${head}${dataTags(route, path)}</head>`);
