@@ -1,5 +1,5 @@
 import type { StoredFile } from '@cohort/shared/files';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
 import {
@@ -60,20 +60,30 @@ export function useConversation<M extends StoredMessage, X>(
   setup: () => ConversationSetup<M, X>,
 ): Conversation<M, X> {
   const [live, setLive] = useState<{ socket: Socket; store: ConversationStore<M>; extra: X } | null>(null);
+  // The open conversation's store as soon as it exists (before React has re-rendered with it), and
+  // what is sent before it does (the composer works while the live client is still on its way):
+  // handed to the store, in order, when it is created.
+  const current = useRef<ConversationStore<M> | null>(null);
+  const early = useRef<((store: ConversationStore<M>) => void)[]>([]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names everything `setup` reads.
   useEffect(() => {
     const { namespace, source, options, wire } = setup();
+    const queued: ((store: ConversationStore<M>) => void)[] = [];
+    early.current = queued;
     let store: ConversationStore<M> | undefined;
     const close = openLive(namespace, (socket, client) => {
       const opened = new ConversationStore(source(socket, client), options);
       store = opened;
       const wired = wire(socket, opened, client);
       void opened.load();
+      current.current = opened;
+      for (const act of queued.splice(0)) act(opened);
       setLive({ socket, store: opened, extra: wired.extra });
       return wired.close;
     });
     return () => {
+      current.current = null;
       close();
       store?.dispose();
       setLive(null);
@@ -89,7 +99,10 @@ export function useConversation<M extends StoredMessage, X>(
     state,
     connection,
     live,
-    send: (content, attachments) => live?.store.send(content, attachments),
+    send: (content, attachments) => {
+      if (current.current) current.current.send(content, attachments);
+      else early.current.push((opened) => opened.send(content, attachments));
+    },
     retry: (clientId) => live?.store.retry(clientId),
     discard: (clientId) => live?.store.discard(clientId),
     loadOlder: () => void live?.store.loadOlder(),
