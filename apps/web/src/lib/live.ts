@@ -30,18 +30,24 @@ export function openLive(
   let closed = false;
   let close: (() => void) | undefined;
   let socket: Socket | undefined;
-  loadLive().then(
-    (live) => {
-      if (closed) return;
-      socket = live.connectNamespace(namespace);
-      close = wire(socket, live);
-    },
-    () => {
-      // The chunk could not be fetched (offline): the view stays "connecting" until it is reloaded.
-    },
-  );
+  const open = () => {
+    loadLive().then(
+      (live) => {
+        if (closed) return;
+        socket = live.connectNamespace(namespace);
+        close = wire(socket, live);
+      },
+      () => {
+        // The chunk could not be fetched (offline): the view says "connecting" and tries again when
+        // the network is back, as Socket.IO itself would.
+        if (!closed) window.addEventListener('online', open, { once: true });
+      },
+    );
+  };
+  open();
   return () => {
     closed = true;
+    window.removeEventListener('online', open);
     close?.();
     socket?.disconnect();
   };
