@@ -2,7 +2,9 @@
 // "Initial" = what a first visit to the route downloads before the screen can render: the entry
 // chunk and its static imports, plus the route's lazily loaded page chunk and its static imports
 // (dynamic imports inside a page — syntax highlighting, call engines — load later and are not
-// counted). Read from Vite's manifest, so it needs a built web app: `npm run build` first.
+// counted). A row's `with` names modules the screen also waits for before it renders (the query
+// cache's chunk, app/session.tsx, around every screen that reads the server): counted the same way.
+// Read from Vite's manifest, so it needs a built web app: `npm run build` first.
 // Exits 1 when a route is over its budget or a page has no budget. `npm run check:budgets`
 // (also run by scripts/test.sh right after the build).
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,7 +21,7 @@ interface ManifestChunk {
   css?: string[];
 }
 interface Budgets {
-  routes: { route: string; module: string | null; budgetKiB: number }[];
+  routes: { route: string; module: string | null; with?: string[]; budgetKiB: number }[];
 }
 
 const dist = join(repoRoot, 'apps/web/dist');
@@ -62,13 +64,15 @@ for (const [key, chunk] of Object.entries(manifest)) {
   }
 }
 
-const rows = budgets.routes.map(({ route, module, budgetKiB }) => {
-  if (module !== null && !manifest[module]) {
-    failures.push(`${route}: ${module} is not in the manifest (renamed?)`);
+const rows = budgets.routes.map(({ route, module, with: alongside = [], budgetKiB }) => {
+  const missing = [module, ...alongside].find((m) => m !== null && !manifest[m]);
+  if (missing !== undefined) {
+    failures.push(`${route}: ${missing} is not in the manifest (renamed?)`);
     return { route, chunks: 0, js_gzip_KiB: 0, css_gzip_KiB: 0, budget_KiB: budgetKiB, status: 'MISSING' };
   }
   const keys = closure(entryKey);
   if (module !== null) closure(module, keys);
+  for (const m of alongside) closure(m, keys);
   const chunks = [...keys].map((k) => manifest[k] as ManifestChunk);
   const js = chunks.reduce((sum, c) => sum + gzipBytes(c.file), 0);
   const css = [...new Set(chunks.flatMap((c) => c.css ?? []))].reduce((sum, f) => sum + gzipBytes(f), 0);

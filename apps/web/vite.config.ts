@@ -61,6 +61,14 @@ export default defineConfig({
       experimental: { chunkOptimization: { mergeCommonChunks: false } },
       output: {
         codeSplitting: {
+          groups: [
+            // TanStack Query is not in the entry (app/session.tsx loads it after the first render) but
+            // is read by the session chunk and nearly every screen: one file they share, not a copy
+            // inlined into each of them nor a handful of small common chunks (issue 21).
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
+          ],
+          // Only TanStack's own modules: React, which it imports, stays with the entry.
+          includeDependenciesRecursively: false,
           experimentalInlineCommonChunks: {
             maxSize: 64 * 1024,
             // As Vite's builds do: chunks holding styles stay files (its CSS plugin reads moduleIds).

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { createQueryClient, Providers } from './app/providers.tsx';
+import { Providers } from './app/providers.tsx';
 import { AppRoutes, preloadRoute } from './app/router.tsx';
 import './styles.css';
 
@@ -11,7 +11,7 @@ if (!root) throw new Error('index.html must contain #root');
 preloadRoute(window.location.pathname);
 createRoot(root).render(
   <StrictMode>
-    <Providers client={createQueryClient()}>
+    <Providers>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { MENTION_PATTERN } from './notifications.constants.ts';
+
+export * from './notifications.constants.ts';
 
 /**
  * Notifications: @mentions, direct messages and thread replies (message notifications), merged with
@@ -94,16 +97,8 @@ export const notificationEvent = notification;
 // ---------------------------------------------------------------------------------------------------
 // Mention syntax, shared by the server (who to notify) and the web (autocomplete, excerpts)
 
-/** `@[Display Name](email)`: the name may not contain `]` or a line break. */
-export const MENTION_PATTERN = /@\[([^\]\n]{1,100})\]\(([^()\s@]+@[^()\s]+)\)/gu;
 /** `@channel` as a word of its own. */
 const CHANNEL_MENTION = /(^|[^\p{L}\p{N}_.@-])@channel(?![\p{L}\p{N}_-])/u;
-
-/** The markup the composer inserts for a member. */
-export function mentionMarkup(name: string, email: string): string {
-  const clean = name.replace(/[\]\n[]/g, ' ').trim() || (email.split('@')[0] ?? email);
-  return `@[${clean}](${email})`;
-}
 
 /** Whom a message mentions: lower-cased e-mails and whether it says `@channel`. Code spans count too. */
 export function parseMentions(content: string): { emails: string[]; channel: boolean } {

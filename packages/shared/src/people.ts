@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { emailSchema } from './accounts.ts';
+import {
+  PEOPLE_DEFAULT_LIMIT,
+  PEOPLE_MAX_LIMIT,
+  PEOPLE_MESSAGES,
+  PEOPLE_QUERY_MAX_LENGTH,
+} from './people.constants.ts';
+
+export * from './people.constants.ts';
 
 /**
  * People: the accounts that share a workspace with the caller (the only people one may message or
@@ -11,16 +19,6 @@ import { emailSchema } from './accounts.ts';
  *   for an unknown address, the caller, and anyone sharing no workspace with the caller alike (the
  *   endpoint must not tell who has an account).
  */
-
-export const PEOPLE_QUERY_MAX_LENGTH = 100;
-export const PEOPLE_DEFAULT_LIMIT = 10;
-export const PEOPLE_MAX_LIMIT = 25;
-
-export const PEOPLE_MESSAGES = {
-  queryTooLong: `Search is too long (${PEOPLE_QUERY_MAX_LENGTH} characters at most)`,
-  invalidLimit: `limit must be a whole number from 1 to ${PEOPLE_MAX_LIMIT}`,
-  notMessageable: 'You can only message people who share a workspace with you',
-} as const;
 
 export const peopleSearchQuery = z.object({
   q: z.string().trim().max(PEOPLE_QUERY_MAX_LENGTH, PEOPLE_MESSAGES.queryTooLong).default(''),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { emailSchema } from './accounts.ts';
+import { READ_MESSAGES } from './reads.constants.ts';
+
+export * from './reads.constants.ts';
 
 /**
  * Read marks: how far each user has read each channel and direct conversation (the seq of the newest
@@ -14,19 +17,6 @@ import { emailSchema } from './accounts.ts';
  * After a mark moves or a mute changes, every socket of that user gets `readMarkChanged`: on `/chat`
  * with a `ChannelUnread` (plus `workspaceId`), on `/dm` with a `DirectUnread`.
  */
-
-/** A count stops at this many (the UI shows "99+"), so a listing stays cheap however far behind. */
-export const UNREAD_CAP = 100;
-
-export const READ_EVENTS = {
-  readMarkChanged: 'readMarkChanged',
-} as const;
-
-export const READ_MESSAGES = {
-  seqTooHigh: 'seq is beyond the newest message',
-  invalidSeq: 'seq must be a whole number, 0 or more',
-  invalidMuted: 'muted must be true or false',
-} as const;
 
 export const markReadBody = z.object({
   seq: z
@@ -56,9 +46,6 @@ export const channelUnread = z.object({
 });
 export type ChannelUnread = z.infer<typeof channelUnread>;
 export const channelUnreadList = z.array(channelUnread);
-
-/** A direct conversation's newest message is listed cut to this many characters. */
-export const DIRECT_EXCERPT_LENGTH = 140;
 
 export const directUnread = z.object({
   /** The conversation partner. */

@@ -1,5 +1,15 @@
 import { z } from 'zod';
+import {
+  DEFAULT_SUMMARY_TIMEFRAME,
+  SUMMARIZE_MAX_BYTES,
+  SUMMARIZE_MAX_MESSAGES,
+  SUMMARY_MESSAGES,
+  SUMMARY_TIMEFRAMES,
+  type SummaryTimeframe,
+} from './summaries.constants.ts';
 import { text } from './text.ts';
+
+export * from './summaries.constants.ts';
 
 /**
  * Channel summaries (SPEC §2 "Channel chat" summary panel, §7 summary and summarize): the timeframe
@@ -9,35 +19,6 @@ import { text } from './text.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Constants
-
-/** The spec's timeframe options in hours, with their labels as the select shows them. */
-export const SUMMARY_TIMEFRAMES = [
-  { hours: 6, label: 'Last 6 hours' },
-  { hours: 12, label: 'Last 12 hours' },
-  { hours: 24, label: 'Last 24 hours' },
-  { hours: 48, label: 'Last 2 days' },
-  { hours: 168, label: 'Last week' },
-] as const;
-export type SummaryTimeframe = (typeof SUMMARY_TIMEFRAMES)[number]['hours'];
-export const DEFAULT_SUMMARY_TIMEFRAME: SummaryTimeframe = 24;
-
-/** POST /api/summarize limits: more is a 400. */
-export const SUMMARIZE_MAX_MESSAGES = 2000;
-export const SUMMARIZE_MAX_BYTES = 500 * 1024;
-/** Both summary routes together: at most this many requests per user per window (then 429). */
-export const SUMMARY_RATE_LIMIT = 10;
-export const SUMMARY_RATE_WINDOW_MS = 60_000;
-
-export const SUMMARY_MESSAGES = {
-  invalidTimeframe: 'Timeframe must be 6, 12, 24, 48 or 168 hours',
-  tooManyMessages: `At most ${SUMMARIZE_MAX_MESSAGES} messages can be summarized at once`,
-  tooLarge: `The messages are too large to summarize (${SUMMARIZE_MAX_BYTES / 1024} KB at most)`,
-  invalidTimestamp: 'timestamp must be a date',
-  rateLimited: `Too many summary requests (${SUMMARY_RATE_LIMIT} per minute at most). Please wait a minute and try again.`,
-  // What the panel shows (SPEC §8).
-  fetchFailed: 'Failed to fetch summary. Please try again.',
-  empty: 'No recent conversation to summarize',
-} as const;
 
 // ---------------------------------------------------------------------------------------------------
 // Requests

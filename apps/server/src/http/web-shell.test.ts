@@ -55,6 +55,33 @@ describe('web shell', () => {
     expect(html).not.toContain('stylesheet');
   });
 
+  it('preloads the query cache’s chunk on every route but the landing page, after the page’s own', () => {
+    const withSession = {
+      ...manifest,
+      '_query.js': { file: 'assets/query-1.js' },
+      'src/app/session.tsx': { file: 'assets/session-1.js', imports: ['_query.js', '_react.js'] },
+      'src/features/home/home-page.tsx': { file: 'assets/home-page-1.js', imports: ['_react.js'] },
+      'src/features/accounts/login-page.tsx': { file: 'assets/login-page-1.js', imports: ['_query.js'] },
+    };
+    const preloads = (path: string) =>
+      [
+        ...createWebShell(dist(withSession))
+          .htmlFor(path)
+          .matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g),
+      ].map((m) => m[1]);
+    expect(preloads('/')).toEqual(['/assets/home-page-1.js']);
+    expect(preloads('/login')).toEqual([
+      '/assets/login-page-1.js',
+      '/assets/query-1.js',
+      '/assets/session-1.js',
+    ]);
+    expect(preloads('/workspace/Acme/channel/0b7f').slice(0, 3)).toEqual([
+      '/assets/workspace-page-1.js',
+      '/assets/socket-1.js',
+      '/assets/session-1.js',
+    ]);
+  });
+
   it('leaves other routes, and a build without a manifest, as the plain page', () => {
     expect(createWebShell(dist(manifest)).htmlFor('/workspace/create')).toBe(page);
     expect(createWebShell(dist(manifest)).htmlFor('/about')).toBe(page);

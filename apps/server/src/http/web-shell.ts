@@ -19,8 +19,10 @@ export interface RoutePage {
 
 const api = (...segments: string[]) => `/api/${segments.map(encodeURIComponent).join('/')}`;
 
+const HOME_MODULE = 'src/features/home/home-page.tsx';
+
 export const ROUTE_PAGES: readonly RoutePage[] = [
-  { pattern: /^\/$/, module: 'src/features/home/home-page.tsx', signedIn: false },
+  { pattern: /^\/$/, module: HOME_MODULE, signedIn: false },
   { pattern: /^\/login\/?$/, module: 'src/features/accounts/login-page.tsx', signedIn: false },
   { pattern: /^\/signup\/?$/, module: 'src/features/accounts/signup-page.tsx', signedIn: false },
   { pattern: /^\/dashboard\/?$/, module: 'src/features/workspaces/dashboard-page.tsx', signedIn: true },
@@ -44,8 +46,23 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
   { pattern: /^\/(chat|livechat)\/?$/, module: 'src/features/direct/chat-page.tsx', signedIn: true },
 ];
 
-/** What the layout loads on every signed-in page (navbar counters, presence, the call listener). */
+/**
+ * The server-state cache (TanStack Query), the session guard and the session's part of the layout:
+ * every screen but the landing page waits for it (apps/web/src/app/router.tsx). On `/` it is left to
+ * load after the first render, so it does not compete with what the landing page paints.
+ */
+export const SESSION_MODULE = 'src/app/session.tsx';
+
+/**
+ * What the layout loads on every signed-in page (navbar counters and user menu, presence, the call
+ * listener), and the live client (the Socket.IO client and the shared schemas) that presence and
+ * every live view load right after their first render.
+ */
 export const SIGNED_IN_MODULES = [
+  // First: a live view's first page of messages waits for it (on HTTP/1.1 the order of the preloads
+  // is the order of the requests, six at a time).
+  'src/lib/live-client.ts',
+  'src/app/user-menu.tsx',
   'src/features/notifications/notification-bell.tsx',
   'src/features/direct/messages-link.tsx',
   'src/features/invitations/invitations-link.tsx',
@@ -137,7 +154,8 @@ export function createWebShell(webDist: string): WebShell {
       if (!route) return html;
       let head = pages.get(route.module);
       if (head === undefined) {
-        head = tagsFor(route.signedIn ? [route.module, ...SIGNED_IN_MODULES] : [route.module]);
+        const session = route.module === HOME_MODULE ? [] : [SESSION_MODULE];
+        head = tagsFor([route.module, ...session, ...(route.signedIn ? SIGNED_IN_MODULES : [])]);
         pages.set(route.module, head);
       }
       return html.replace('</head>', `${head}${dataTags(route, path)}</head>`);

@@ -1,47 +1,32 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
-import { useMe } from '../features/accounts/use-me.ts';
-import { useTheme } from '../lib/theme.ts';
 import { Navbar } from './navbar.tsx';
 import { ScrollRestoration } from './scroll-restoration.tsx';
-import { SiteFooter } from './site-footer.tsx';
 
-// Signed-in only, and it brings the socket client and the shared schemas: kept out of the entry
-// chunk every visitor downloads (bench/js-budgets.json).
-const PresenceConnection = lazy(() =>
-  import('../features/presence/presence-connection.tsx').then((m) => ({ default: m.PresenceConnection })),
+// What depends on the session (presence, the call listener, the theme, the verify banner) comes with
+// the server-state cache in app/session.tsx, right after the first render (issue 21).
+const SessionEffects = lazy(() => import('./session.tsx').then((m) => ({ default: m.SessionEffects })));
+const SessionBanner = lazy(() => import('./session.tsx').then((m) => ({ default: m.SessionBanner })));
+
+// Below the fold on every page (<main> is at least a screen tall), with the newsletter form (a
+// mutation, hence its query scope): fetched as the page renders, not part of the entry chunk.
+const SiteFooter = lazy(() =>
+  Promise.all([import('./site-footer.tsx'), import('./session.tsx')]).then(([footer, session]) => ({
+    default: () => (
+      <session.QueryScope>
+        <footer.SiteFooter />
+      </session.QueryScope>
+    ),
+  })),
 );
-
-// Signed-in only: the tab's call connection and the incoming-call dialog (calls ring on every page).
-const CallListener = lazy(() =>
-  import('../features/calls/call-listener.tsx').then((m) => ({ default: m.CallListener })),
-);
-
-// Only for accounts whose address is not verified yet: a chunk of its own, not in the entry.
-const VerifyEmailBanner = lazy(() => import('../features/accounts/verify-email-banner.tsx'));
 
 export function Layout() {
-  // Every page of a signed-in user counts as a present tab (presence dots across the app).
-  const me = useMe();
-  const theme = useTheme(me.data?.email);
-  const dark = me.data !== undefined && theme === 'dark';
-  useEffect(() => {
-    // On <html>, so the page behind dialogs and drawers (portaled to <body>) is themed as well.
-    document.documentElement.classList.toggle('dark', dark);
-  }, [dark]);
   useAppHeight();
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-      {me.data && (
-        <Suspense fallback={null}>
-          <PresenceConnection userId={me.data._id} />
-        </Suspense>
-      )}
-      {me.data && (
-        <Suspense fallback={null}>
-          <CallListener userId={me.data._id} />
-        </Suspense>
-      )}
+      <Suspense fallback={null}>
+        <SessionEffects />
+      </Suspense>
       <a
         href="#main"
         className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
@@ -49,11 +34,9 @@ export function Layout() {
         Skip to main content
       </a>
       <Navbar />
-      {me.data && !me.data.emailVerified && (
-        <Suspense fallback={null}>
-          <VerifyEmailBanner email={me.data.email} />
-        </Suspense>
-      )}
+      <Suspense fallback={null}>
+        <SessionBanner />
+      </Suspense>
       {/* At least a screen tall: the footer starts below the fold, so a lazily loaded page (taller
           than its "Loading..." placeholder) does not shift it on screen (CLS). */}
       <main id="main" tabIndex={-1} className="min-h-screen flex-1 focus:outline-none">
@@ -67,7 +50,9 @@ export function Layout() {
           <Outlet />
         </Suspense>
       </main>
-      <SiteFooter />
+      <Suspense fallback={null}>
+        <SiteFooter />
+      </Suspense>
       <ScrollRestoration />
     </div>
   );

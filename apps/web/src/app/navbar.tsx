@@ -3,21 +3,15 @@ import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { buttonClasses } from '../components/ui/button.tsx';
 import { drawerPanelClasses, useDrawer } from '../components/ui/drawer.tsx';
-import { useMe } from '../features/accounts/use-me.ts';
 import { cn } from '../lib/cn.ts';
 import { LogoMark } from './logo.tsx';
-import { UserMenu } from './user-menu.tsx';
 
-// Signed-in only, and it brings the socket client and the shared schemas: kept out of the entry
-// chunk every visitor downloads (bench/js-budgets.json).
-const NotificationBell = lazy(() =>
-  import('../features/notifications/notification-bell.tsx').then((m) => ({ default: m.NotificationBell })),
-);
-const MessagesLink = lazy(() =>
-  import('../features/direct/messages-link.tsx').then((m) => ({ default: m.MessagesLink })),
-);
-const InvitationsLink = lazy(() =>
-  import('../features/invitations/invitations-link.tsx').then((m) => ({ default: m.InvitationsLink })),
+// The session's part of the bar (Sign In and Sign Up, or the signed-in controls) reads the server
+// through TanStack Query: it comes with app/session.tsx, right after the first render (issue 21).
+const SessionControls = lazy(() => import('./session.tsx').then((m) => ({ default: m.SessionControls })));
+
+const sessionPlaceholder = (
+  <span aria-hidden="true" className="h-9 w-36 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" />
 );
 
 const links = [
@@ -36,7 +30,6 @@ const linkClasses = ({ isActive }: { isActive: boolean }) =>
   );
 
 export function Navbar() {
-  const me = useMe();
   const navigate = useNavigate();
   const location = useLocation();
   // On the search page the box shows what was searched; elsewhere it keeps what is typed.
@@ -134,34 +127,9 @@ export function Navbar() {
         {/* Room reserved for the signed-in controls (a fixed height, a minimum width): the session
             check and the lazily loaded bell then fill it without moving the page or the search. */}
         <div className="ml-auto flex h-10 shrink-0 items-center justify-end gap-2 md:min-w-64">
-          {me.isPending ? (
-            <span
-              aria-hidden="true"
-              className="h-9 w-36 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800"
-            />
-          ) : me.data ? (
-            <>
-              <Suspense fallback={null}>
-                <MessagesLink />
-              </Suspense>
-              <Suspense fallback={null}>
-                <InvitationsLink />
-              </Suspense>
-              <Suspense fallback={<span aria-hidden="true" className="size-9" />}>
-                <NotificationBell />
-              </Suspense>
-              <UserMenu user={me.data} />
-            </>
-          ) : (
-            <>
-              <Link to="/login" className={buttonClasses('ghost', 'sm')}>
-                Sign In
-              </Link>
-              <Link to="/signup" className={buttonClasses('secondary', 'sm')}>
-                Sign Up
-              </Link>
-            </>
-          )}
+          <Suspense fallback={sessionPlaceholder}>
+            <SessionControls />
+          </Suspense>
         </div>
       </nav>
     </header>

@@ -1,27 +1,16 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
-import { ApiError } from '../lib/api.ts';
 import { loadToaster, onToasterLoaded } from '../lib/toast.ts';
 
-export function createQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      queries: {
-        // A 4xx will not change by asking again; network hiccups and 5xx get two more tries.
-        retry: (failureCount, error) =>
-          !(error instanceof ApiError && error.status < 500) && failureCount < 2,
-      },
-    },
-  });
-}
-
-/** Everything every screen needs: server-state cache and the toast live region (sonner, aria-live). */
-export function Providers({ client, children }: { client: QueryClient; children: ReactNode }) {
+/**
+ * What every screen has: the toast live region (sonner, aria-live). The server-state cache is
+ * app/session.tsx's <QueryScope>, around the screens that read the server (app/router.tsx).
+ */
+export function Providers({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={client}>
+    <>
       {children}
       <DeferredToaster />
-    </QueryClientProvider>
+    </>
   );
 }
 

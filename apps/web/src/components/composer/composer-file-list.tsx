@@ -1,4 +1,4 @@
-import { formatBytes } from '@cohort/shared/files';
+import { formatBytes } from '@cohort/shared/files.constants';
 import { Loader2, X } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
 import { formatDuration } from '../ui/attachments.tsx';

@@ -1,4 +1,4 @@
-import { mentionMarkup } from '@cohort/shared/notifications';
+import { mentionMarkup } from '@cohort/shared/notifications.constants';
 import type { TextEdit } from './format.ts';
 
 /**

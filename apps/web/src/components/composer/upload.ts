@@ -1,5 +1,7 @@
-import { type StoredFile, storedFile, THUMBNAIL_MAX_SIDE } from '@cohort/shared/files';
+import type { StoredFile } from '@cohort/shared/files';
+import { THUMBNAIL_MAX_SIDE } from '@cohort/shared/files.constants';
 import { ApiError, NetworkError } from '../../lib/api.ts';
+import { loadLive } from '../../lib/live.ts';
 
 /** Where a composer's files go: a channel, a direct conversation with this e-mail, or a task card. */
 export type UploadTarget =
@@ -33,7 +35,8 @@ export async function uploadFile(
         : `Upload failed (${response.status})`;
     throw new ApiError(response.status, message);
   }
-  return storedFile.parse(data);
+  // Loaded long before: the page fetched the live client after its first render.
+  return (await loadLive()).storedFile.parse(data);
 }
 
 /**

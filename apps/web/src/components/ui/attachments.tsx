@@ -1,4 +1,5 @@
-import { formatBytes, isAudioType, isImageType, type StoredFile } from '@cohort/shared/files';
+import type { StoredFile } from '@cohort/shared/files';
+import { formatBytes, isAudioType, isImageType } from '@cohort/shared/files.constants';
 import { FileText, Mic } from 'lucide-react';
 import { cn } from '../../lib/cn.ts';
 

@@ -1,4 +1,4 @@
-import { MESSAGE_MAX_LENGTH } from '@cohort/shared/chat';
+import { MESSAGE_MAX_LENGTH } from '@cohort/shared/chat.constants';
 import type { StoredFile } from '@cohort/shared/files';
 import {
   Bold,

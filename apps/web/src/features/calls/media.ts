@@ -1,6 +1,7 @@
-import { type CallAck, iceServersResponse } from '@cohort/shared/calls';
+import type { CallAck } from '@cohort/shared/calls';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
+import { loadLive } from '../../lib/live.ts';
 
 /** SPEC §9: 640×480 ideal, with audio. */
 export const MEDIA_CONSTRAINTS: MediaStreamConstraints = {
@@ -21,7 +22,11 @@ export async function openCamera(): Promise<MediaStream> {
 
 /** The STUN servers and this user's short-lived TURN credentials (GET /api/calls/ice-servers). */
 export async function fetchIceServers(): Promise<RTCIceServer[]> {
-  return iceServersResponse.parse(await api.get<unknown>('/api/calls/ice-servers')).iceServers;
+  const [{ iceServersResponse }, raw] = await Promise.all([
+    loadLive(),
+    api.get<unknown>('/api/calls/ice-servers'),
+  ]);
+  return iceServersResponse.parse(raw).iceServers;
 }
 
 export function stopStream(stream: MediaStream | null | undefined) {

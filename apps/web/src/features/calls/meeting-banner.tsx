@@ -1,36 +1,37 @@
-import { MESH_EVENTS, MESH_NAMESPACE, type MeetingState, meetingState } from '@cohort/shared/calls';
+import type { MeetingState } from '@cohort/shared/calls';
+import { MESH_EVENTS, MESH_NAMESPACE } from '@cohort/shared/calls.constants';
 import { Video } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { connectNamespace } from '../../lib/socket.ts';
+import { openLive } from '../../lib/live.ts';
 import { joinMeetingUrl } from './links.ts';
 import { emitAck } from './media.ts';
-
-const watchAnswer = meetingState.optional();
 
 /** Who is in the channel's meeting now, live (`watch-meeting` on `/mesh`; readers of the channel only). */
 function useMeeting(channelId: string): MeetingState['participants'] {
   const [participants, setParticipants] = useState<MeetingState['participants']>([]);
   useEffect(() => {
-    const socket = connectNamespace(MESH_NAMESPACE);
     let live = true;
-    // On every (re)connection: follow the channel again and take the current list.
-    socket.on('connect', async () => {
-      const ack = (await emitAck(socket, MESH_EVENTS.watchMeeting, { room: channelId })) as {
-        ok: boolean;
-        meeting?: unknown;
-      };
-      const meeting = watchAnswer.safeParse(ack.meeting);
-      if (live && ack.ok && meeting.success && meeting.data) setParticipants(meeting.data.participants);
-    });
-    socket.on(MESH_EVENTS.meeting, (raw: unknown) => {
-      const msg = meetingState.safeParse(raw);
-      if (live && msg.success && msg.data.room === channelId) setParticipants(msg.data.participants);
+    const close = openLive(MESH_NAMESPACE, (socket, { meetingState }) => {
+      // On every (re)connection: follow the channel again and take the current list.
+      socket.on('connect', async () => {
+        const ack = (await emitAck(socket, MESH_EVENTS.watchMeeting, { room: channelId })) as {
+          ok: boolean;
+          meeting?: unknown;
+        };
+        const meeting = meetingState.optional().safeParse(ack.meeting);
+        if (live && ack.ok && meeting.success && meeting.data) setParticipants(meeting.data.participants);
+      });
+      socket.on(MESH_EVENTS.meeting, (raw: unknown) => {
+        const msg = meetingState.safeParse(raw);
+        if (live && msg.success && msg.data.room === channelId) setParticipants(msg.data.participants);
+      });
+      return undefined;
     });
     return () => {
       live = false;
-      socket.disconnect();
+      close();
       setParticipants([]);
     };
   }, [channelId]);

@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/field.tsx';
-import { connectionMessage, useConnectionState } from '../../lib/socket.ts';
+import { connectionMessage, useConnectionState } from '../../lib/socket-state.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { membersQuery, workspacesQuery } from '../workspaces/workspaces.public.ts';

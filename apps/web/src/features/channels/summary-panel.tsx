@@ -1,11 +1,11 @@
 import { displayName } from '@cohort/shared/names';
+import type { ChannelSummary } from '@cohort/shared/summaries';
 import {
-  type ChannelSummary,
   DEFAULT_SUMMARY_TIMEFRAME,
   SUMMARY_MESSAGES,
   SUMMARY_TIMEFRAMES,
   type SummaryTimeframe,
-} from '@cohort/shared/summaries';
+} from '@cohort/shared/summaries.constants';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ChevronDown, ChevronUp, Sparkles, X } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';

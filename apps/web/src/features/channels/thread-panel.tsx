@@ -1,4 +1,4 @@
-import { type ChannelMessage, channelMessageList } from '@cohort/shared/chat';
+import type { ChannelMessage } from '@cohort/shared/chat';
 import { displayName } from '@cohort/shared/names';
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
@@ -7,6 +7,7 @@ import type { MentionCandidate } from '../../components/composer/mentions.ts';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { api } from '../../lib/api.ts';
 import { timeLabel } from '../../lib/chat-time.ts';
+import { loadLive } from '../../lib/live.ts';
 import { toast } from '../../lib/toast.ts';
 import { channelMessagesPath } from './use-channel-chat.ts';
 
@@ -41,12 +42,15 @@ export function ThreadPanel({
 }: ThreadPanelProps) {
   const fetched = useQuery({
     queryKey: ['thread', workspaceName, channelId, parent._id],
-    queryFn: async () =>
-      channelMessageList.parse(
-        await api.get<unknown>(
+    queryFn: async () => {
+      const [{ channelMessageList }, raw] = await Promise.all([
+        loadLive(),
+        api.get<unknown>(
           `${channelMessagesPath({ workspaceName, channelId })}/${encodeURIComponent(parent._id)}/thread`,
         ),
-      ),
+      ]);
+      return channelMessageList.parse(raw);
+    },
   });
   const replies = useMemo(() => {
     const byId = new Map<string, ChannelMessage>();

@@ -1,4 +1,4 @@
-import { TYPING_THROTTLE_MS } from '@cohort/shared/chat';
+import { TYPING_THROTTLE_MS } from '@cohort/shared/chat.constants';
 
 /** SPEC §9: "X is typing..." for one person, "several are typing..." for more, nothing for none. */
 export function typingText(names: string[]): string {

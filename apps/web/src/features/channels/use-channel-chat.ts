@@ -1,15 +1,10 @@
+import type { ChannelMessage } from '@cohort/shared/chat';
 import {
   CHAT_EVENTS,
   CHAT_NAMESPACE,
-  type ChannelMessage,
-  channelMessage,
-  channelMessageList,
-  joinChannelAck,
-  sendChannelMessageAck,
   TRANSIENT_SEND_REASONS,
   TYPING_EXPIRE_MS,
-  userTypingEvent,
-} from '@cohort/shared/chat';
+} from '@cohort/shared/chat.constants';
 import type { StoredFile } from '@cohort/shared/files';
 import { useMemo, useState } from 'react';
 import type { Socket } from 'socket.io-client';
@@ -19,7 +14,8 @@ import {
   type ConversationSource,
   type ConversationState,
 } from '../../lib/conversation-store.ts';
-import type { ConnectionState } from '../../lib/socket.ts';
+import { type LiveClient, loadLive } from '../../lib/live.ts';
+import type { ConnectionState } from '../../lib/socket-state.ts';
 import { messageActions, useConversation } from '../messaging/messaging.public.ts';
 import { TypingAnnouncer } from './typing.ts';
 
@@ -40,7 +36,11 @@ export const channelOutboxKey = (userId: string, channelId: string) =>
 export const channelMessagesPath = ({ workspaceName, channelId }: ChannelRef) =>
   `/api/workspaces/${encodeURIComponent(workspaceName)}/channels/${encodeURIComponent(channelId)}/messages`;
 
-function channelSource(socket: Socket, ref: ChannelRef): ConversationSource<ChannelMessage> {
+function channelSource(
+  socket: Socket,
+  { channelMessageList, sendChannelMessageAck }: LiveClient,
+  ref: ChannelRef,
+): ConversationSource<ChannelMessage> {
   const history = async (query: Record<string, number>) => {
     const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
     return channelMessageList.parse(await api.get<unknown>(`${channelMessagesPath(ref)}?${params}`));
@@ -63,6 +63,8 @@ function channelSource(socket: Socket, ref: ChannelRef): ConversationSource<Chan
     isConnected: () => socket.connected,
   };
 }
+
+const parseMessage = async (raw: unknown) => (await loadLive()).channelMessage.parse(raw);
 
 export interface ChannelChat {
   state: ConversationState<ChannelMessage>;
@@ -103,14 +105,14 @@ export function useChannelChat(
 
   const chat = useConversation(JSON.stringify([workspaceName, channelId, userId, anchorSeq]), () => ({
     namespace: CHAT_NAMESPACE,
-    source: (socket) => channelSource(socket, ref),
+    source: (socket, live) => channelSource(socket, live, ref),
     options: {
       outboxKey: channelOutboxKey(userId, channelId),
       // The flood guard's and a database restart's refusals pass: the outbox waits and resends.
       transientReasons: TRANSIENT_SEND_REASONS,
       ...(anchorSeq !== undefined ? { anchorSeq } : {}),
     },
-    wire: (socket, store) => {
+    wire: (socket, store, { channelMessage, joinChannelAck, userTypingEvent }) => {
       const announcer = new TypingAnnouncer((isTyping) => {
         if (socket.connected) socket.emit(CHAT_EVENTS.typing, { ...ref, isTyping });
       });
@@ -197,9 +199,9 @@ export function useChannelChat(
       chat.send(content, attachments);
     },
     onInput: (value) => chat.live?.extra.input(value),
-    ...messageActions(path, channelMessage.parse, apply),
+    ...messageActions(path, parseMessage, apply),
     reply: async (parentId, content) => {
-      const message = channelMessage.parse(
+      const message = await parseMessage(
         await api.post<unknown>(channelMessagesPath(ref), {
           clientId: crypto.randomUUID(),
           content,

@@ -1,9 +1,9 @@
-import { CHAT_EVENTS, CHAT_NAMESPACE, channelMessage } from '@cohort/shared/chat';
-import { channelUnread, READ_EVENTS } from '@cohort/shared/reads';
+import { CHAT_EVENTS, CHAT_NAMESPACE } from '@cohort/shared/chat.constants';
+import { READ_EVENTS } from '@cohort/shared/reads.constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ACK_TIMEOUT_MS } from '../../lib/conversation-store.ts';
-import { connectNamespace } from '../../lib/socket.ts';
+import { openLive } from '../../lib/live.ts';
 import { applyChannelUnread, channelUnreadQuery, readKeys } from '../reads/reads.public.ts';
 
 export interface SidebarUnread {
@@ -41,41 +41,43 @@ export function useUnreadCounts(
   useEffect(() => {
     if (!userId || !idsKey) return;
     const ids = idsKey.split('\n');
-    const socket = connectNamespace(CHAT_NAMESPACE);
     let alive = true;
 
-    socket.on('connect', () => {
-      const joins = ids.map((channelId) =>
-        socket
-          .timeout(ACK_TIMEOUT_MS)
-          .emitWithAck(CHAT_EVENTS.joinChannel, { channelId, workspaceName })
-          // A channel that cannot be joined just is not counted live; the sidebar is a hint.
-          .catch(() => {}),
-      );
-      Promise.all(joins).then(() => {
-        if (alive) queryClient.invalidateQueries({ queryKey: readKeys.channels(workspaceName) });
+    const close = openLive(CHAT_NAMESPACE, (socket, { channelMessage, channelUnread }) => {
+      socket.on('connect', () => {
+        const joins = ids.map((channelId) =>
+          socket
+            .timeout(ACK_TIMEOUT_MS)
+            .emitWithAck(CHAT_EVENTS.joinChannel, { channelId, workspaceName })
+            // A channel that cannot be joined just is not counted live; the sidebar is a hint.
+            .catch(() => {}),
+        );
+        Promise.all(joins).then(() => {
+          if (alive) queryClient.invalidateQueries({ queryKey: readKeys.channels(workspaceName) });
+        });
       });
-    });
-    socket.on(CHAT_EVENTS.newMessage, (raw: unknown) => {
-      const parsed = channelMessage.safeParse(raw);
-      if (!parsed.success) return;
-      const m = parsed.data;
-      if (m.sender._id === userId || m.parentId !== null) return;
-      setLive((old) => {
-        if (old[m.channel]?.has(m._id)) return old;
-        const map = new Map(old[m.channel]);
-        map.set(m._id, m.seq);
-        return { ...old, [m.channel]: map };
+      socket.on(CHAT_EVENTS.newMessage, (raw: unknown) => {
+        const parsed = channelMessage.safeParse(raw);
+        if (!parsed.success) return;
+        const m = parsed.data;
+        if (m.sender._id === userId || m.parentId !== null) return;
+        setLive((old) => {
+          if (old[m.channel]?.has(m._id)) return old;
+          const map = new Map(old[m.channel]);
+          map.set(m._id, m.seq);
+          return { ...old, [m.channel]: map };
+        });
       });
-    });
-    socket.on(READ_EVENTS.readMarkChanged, (raw: unknown) => {
-      const parsed = channelUnread.safeParse(raw);
-      if (parsed.success) applyChannelUnread(queryClient, parsed.data);
+      socket.on(READ_EVENTS.readMarkChanged, (raw: unknown) => {
+        const parsed = channelUnread.safeParse(raw);
+        if (parsed.success) applyChannelUnread(queryClient, parsed.data);
+      });
+      return undefined;
     });
 
     return () => {
       alive = false;
-      socket.disconnect();
+      close();
     };
   }, [workspaceName, idsKey, userId, queryClient]);
 

@@ -1,13 +1,10 @@
+import type { DirectMessage } from '@cohort/shared/chat';
 import {
-  type DirectMessage,
   DM_EVENTS,
   DM_HISTORY_LIMIT,
   DM_NAMESPACE,
-  directMessage,
-  directMessageList,
-  sendDirectMessageAck,
   TRANSIENT_SEND_REASONS,
-} from '@cohort/shared/chat';
+} from '@cohort/shared/chat.constants';
 import type { StoredFile } from '@cohort/shared/files';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
@@ -16,7 +13,8 @@ import {
   type ConversationSource,
   type ConversationState,
 } from '../../lib/conversation-store.ts';
-import type { ConnectionState } from '../../lib/socket.ts';
+import { type LiveClient, loadLive } from '../../lib/live.ts';
+import type { ConnectionState } from '../../lib/socket-state.ts';
 import { messageActions, useConversation } from '../messaging/messaging.public.ts';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -29,6 +27,7 @@ export const directHistoryPath = (myEmail: string) => `/api/messages/${encodeURI
 
 function directSource(
   socket: Socket,
+  { directMessageList, sendDirectMessageAck }: LiveClient,
   myEmail: string,
   otherEmail: string,
 ): ConversationSource<DirectMessage> {
@@ -84,7 +83,7 @@ export function useDirectChat(
 ): DirectChat {
   const chat = useConversation(JSON.stringify([me._id, me.email, otherEmail, anchorSeq]), () => ({
     namespace: DM_NAMESPACE,
-    source: (socket) => directSource(socket, me.email, otherEmail),
+    source: (socket, live) => directSource(socket, live, me.email, otherEmail),
     options: {
       outboxKey: directOutboxKey(me._id, otherEmail),
       // The flood guard's and a database restart's refusals pass: the outbox waits and resends.
@@ -92,7 +91,7 @@ export function useDirectChat(
       pageSize: DM_HISTORY_LIMIT,
       ...(anchorSeq !== undefined ? { anchorSeq } : {}),
     },
-    wire: (socket, store) => {
+    wire: (socket, store, { directMessage }) => {
       const isOurs = (m: DirectMessage) =>
         (same(m.sender, me.email) && same(m.receiver, otherEmail)) ||
         (same(m.sender, otherEmail) && same(m.receiver, me.email));
@@ -113,7 +112,7 @@ export function useDirectChat(
     ...chat,
     ...messageActions(
       (id) => `/api/direct-messages/${encodeURIComponent(id)}`,
-      directMessage.parse,
+      async (raw) => (await loadLive()).directMessage.parse(raw),
       (m) => chat.live?.store.receiveUpdate(m),
     ),
   };

@@ -2,7 +2,7 @@ import { Fragment, type ReactNode, useMemo } from 'react';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatLog, type ChatLogItem, ConnectionStatus } from '../../components/ui/chat-log.tsx';
 import type { ConversationState, OutboxEntry, StoredMessage } from '../../lib/conversation-store.ts';
-import { type ConnectionState, connectionMessage } from '../../lib/socket.ts';
+import { type ConnectionState, connectionMessage } from '../../lib/socket-state.ts';
 import { firstUnreadKey, NewMessagesDivider, useMarkRead, useOpenedMark } from '../reads/reads.public.ts';
 
 export type ConversationItem<M> = ChatLogItem &

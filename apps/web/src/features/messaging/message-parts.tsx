@@ -1,4 +1,5 @@
-import { MESSAGE_MAX_LENGTH, type MessageReaction } from '@cohort/shared/chat';
+import type { MessageReaction } from '@cohort/shared/chat';
+import { MESSAGE_MAX_LENGTH } from '@cohort/shared/chat.constants';
 import { ListPlus, MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
 import { type KeyboardEvent, useId, useState } from 'react';
 import { EmojiPicker } from '../../components/composer/emoji-picker.tsx';

@@ -1,5 +1,5 @@
 import type { StoredFile } from '@cohort/shared/files';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
 import {
@@ -9,19 +9,23 @@ import {
   ConversationStore,
   type StoredMessage,
 } from '../../lib/conversation-store.ts';
-import { type ConnectionState, connectNamespace, useConnectionState } from '../../lib/socket.ts';
+import { type LiveClient, openLive } from '../../lib/live.ts';
+import { type ConnectionState, useConnectionState } from '../../lib/socket-state.ts';
 
-/** What a channel or a direct conversation supplies: the rest is the same for both. */
+/**
+ * What a channel or a direct conversation supplies: the rest is the same for both. `live` is the
+ * Socket.IO client and the schemas that check what the server sends, loaded after the first render.
+ */
 export interface ConversationSetup<M extends StoredMessage, X> {
   namespace: string;
-  source: (socket: Socket) => ConversationSource<M>;
+  source: (socket: Socket, live: LiveClient) => ConversationSource<M>;
   options: ConversationOptions;
   /**
    * Subscribes the socket's events to the store (and joins, if the conversation has a room). Returns
    * what the caller keeps beside the store and what to undo when the conversation closes, before
    * the socket disconnects.
    */
-  wire: (socket: Socket, store: ConversationStore<M>) => { extra: X; close?: () => void };
+  wire: (socket: Socket, store: ConversationStore<M>, live: LiveClient) => { extra: X; close?: () => void };
 }
 
 export interface Conversation<M extends StoredMessage, X> {
@@ -47,7 +51,8 @@ const EMPTY: ConversationState<never> = {
 /**
  * One live conversation: a fresh connection to its namespace while it is shown, its store loaded,
  * backfilled after every (re)connection (by `wire`) and disposed with the connection when `key`
- * changes or the view goes away.
+ * changes or the view goes away. The view renders (as loading) before the live client has arrived;
+ * the store is created, and its first page read, as soon as it has.
  */
 export function useConversation<M extends StoredMessage, X>(
   /** Names the conversation: everything `setup` depends on. */
@@ -55,19 +60,32 @@ export function useConversation<M extends StoredMessage, X>(
   setup: () => ConversationSetup<M, X>,
 ): Conversation<M, X> {
   const [live, setLive] = useState<{ socket: Socket; store: ConversationStore<M>; extra: X } | null>(null);
+  // The open conversation's store as soon as it exists (before React has re-rendered with it), and
+  // what is sent before it does (the composer works while the live client is still on its way):
+  // handed to the store, in order, when it is created.
+  const current = useRef<ConversationStore<M> | null>(null);
+  const early = useRef<((store: ConversationStore<M>) => void)[]>([]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names everything `setup` reads.
   useEffect(() => {
     const { namespace, source, options, wire } = setup();
-    const socket = connectNamespace(namespace);
-    const store = new ConversationStore(source(socket), options);
-    const { extra, close } = wire(socket, store);
-    void store.load();
-    setLive({ socket, store, extra });
+    const queued: ((store: ConversationStore<M>) => void)[] = [];
+    early.current = queued;
+    let store: ConversationStore<M> | undefined;
+    const close = openLive(namespace, (socket, client) => {
+      const opened = new ConversationStore(source(socket, client), options);
+      store = opened;
+      const wired = wire(socket, opened, client);
+      void opened.load();
+      current.current = opened;
+      for (const act of queued.splice(0)) act(opened);
+      setLive({ socket, store: opened, extra: wired.extra });
+      return wired.close;
+    });
     return () => {
-      close?.();
-      socket.disconnect();
-      store.dispose();
+      current.current = null;
+      close();
+      store?.dispose();
       setLive(null);
     };
   }, [key]);
@@ -81,7 +99,10 @@ export function useConversation<M extends StoredMessage, X>(
     state,
     connection,
     live,
-    send: (content, attachments) => live?.store.send(content, attachments),
+    send: (content, attachments) => {
+      if (current.current) current.current.send(content, attachments);
+      else early.current.push((opened) => opened.send(content, attachments));
+    },
     retry: (clientId) => live?.store.retry(clientId),
     discard: (clientId) => live?.store.discard(clientId),
     loadOlder: () => void live?.store.loadOlder(),
@@ -95,11 +116,11 @@ export function useConversation<M extends StoredMessage, X>(
  */
 export function messageActions<M>(
   messagePath: (id: string) => string,
-  parse: (raw: unknown) => M,
+  parse: (raw: unknown) => M | Promise<M>,
   apply: (m: M) => void,
 ) {
-  const done = (raw: unknown) => {
-    const message = parse(raw);
+  const done = async (raw: unknown) => {
+    const message = await parse(raw);
     apply(message);
     return message;
   };

@@ -1,5 +1,5 @@
 import type { Person } from '@cohort/shared/people';
-import { PEOPLE_QUERY_MAX_LENGTH } from '@cohort/shared/people';
+import { PEOPLE_QUERY_MAX_LENGTH } from '@cohort/shared/people.constants';
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';

@@ -1,6 +1,7 @@
-import { type Person, person, personList } from '@cohort/shared/people';
+import type { Person } from '@cohort/shared/people';
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api.ts';
+import { loadLive } from '../../lib/live.ts';
 
 /**
  * The people I may message and call (packages/shared/src/people.ts). A person's query answers null
@@ -18,7 +19,11 @@ export const personQuery = (email: string) =>
     queryKey: peopleKeys.person(email),
     queryFn: async ({ signal }): Promise<Person | null> => {
       try {
-        return person.parse(await api.get<unknown>(`/api/people/${encodeURIComponent(email)}`, signal));
+        const [{ person }, raw] = await Promise.all([
+          loadLive(),
+          api.get<unknown>(`/api/people/${encodeURIComponent(email)}`, signal),
+        ]);
+        return person.parse(raw);
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return null;
         throw err;
@@ -30,13 +35,13 @@ export const personQuery = (email: string) =>
 export const peopleSearchQuery = (q: string, limit = 8) =>
   queryOptions({
     queryKey: [...peopleKeys.search(q), limit],
-    queryFn: async ({ signal }) =>
-      personList.parse(
-        await api.get<unknown>(
-          `/api/people?${new URLSearchParams({ q: q.trim(), limit: String(limit) })}`,
-          signal,
-        ),
-      ),
+    queryFn: async ({ signal }) => {
+      const [{ personList }, raw] = await Promise.all([
+        loadLive(),
+        api.get<unknown>(`/api/people?${new URLSearchParams({ q: q.trim(), limit: String(limit) })}`, signal),
+      ]);
+      return personList.parse(raw);
+    },
     staleTime: 30_000,
   });
 

@@ -1,4 +1,5 @@
-import { type ActivityState, HIDDEN_IDLE_AFTER_MS, IDLE_AFTER_MS } from '@cohort/shared/presence';
+import type { ActivityState } from '@cohort/shared/presence';
+import { HIDDEN_IDLE_AFTER_MS, IDLE_AFTER_MS } from '@cohort/shared/presence.constants';
 
 export interface ActivityOptions {
   idleAfterMs?: number;

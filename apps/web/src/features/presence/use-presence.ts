@@ -1,15 +1,14 @@
-import {
-  type PersonPresence,
-  PRESENCE_EVENTS,
-  PRESENCE_NAMESPACE,
-  type PresenceChangedEvent,
-  type PresenceStatus,
-  type WorkspacePresence,
+import type {
+  PersonPresence,
+  PresenceChangedEvent,
+  PresenceStatus,
+  WorkspacePresence,
 } from '@cohort/shared/presence';
+import { PRESENCE_EVENTS, PRESENCE_NAMESPACE } from '@cohort/shared/presence.constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { ApiError, api } from '../../lib/api.ts';
-import { connectNamespace } from '../../lib/socket.ts';
+import { openLive } from '../../lib/live.ts';
 import { type ActivityOptions, watchActivity } from './activity.ts';
 import {
   applyPresenceChange,
@@ -36,27 +35,27 @@ export function usePresenceConnection(userId: string | undefined, options?: Acti
   const hiddenIdleAfterMs = options?.hiddenIdleAfterMs;
   useEffect(() => {
     if (!userId) return;
-    const socket = connectNamespace(PRESENCE_NAMESPACE);
-    const activity = watchActivity((state) => socket.emit(PRESENCE_EVENTS.activity, { state }), {
-      ...(idleAfterMs === undefined ? {} : { idleAfterMs }),
-      ...(hiddenIdleAfterMs === undefined ? {} : { hiddenIdleAfterMs }),
+    return openLive(PRESENCE_NAMESPACE, (socket) => {
+      const activity = watchActivity((state) => socket.emit(PRESENCE_EVENTS.activity, { state }), {
+        ...(idleAfterMs === undefined ? {} : { idleAfterMs }),
+        ...(hiddenIdleAfterMs === undefined ? {} : { hiddenIdleAfterMs }),
+      });
+      const onChanged = (event: PresenceChangedEvent) => applyPresenceChange(event.userId, event.status);
+      let connectedBefore = false;
+      const onConnect = () => {
+        // The server counts a new tab as active; an idle one says so.
+        if (activity.current() === 'idle') socket.emit(PRESENCE_EVENTS.activity, { state: 'idle' });
+        if (connectedBefore) void queryClient.invalidateQueries({ queryKey: presenceKeys.all });
+        connectedBefore = true;
+      };
+      socket.on(PRESENCE_EVENTS.changed, onChanged);
+      socket.on('connect', onConnect);
+      return () => {
+        activity.stop();
+        socket.off(PRESENCE_EVENTS.changed, onChanged);
+        socket.off('connect', onConnect);
+      };
     });
-    const onChanged = (event: PresenceChangedEvent) => applyPresenceChange(event.userId, event.status);
-    let connectedBefore = false;
-    const onConnect = () => {
-      // The server counts a new tab as active; an idle one says so.
-      if (activity.current() === 'idle') socket.emit(PRESENCE_EVENTS.activity, { state: 'idle' });
-      if (connectedBefore) void queryClient.invalidateQueries({ queryKey: presenceKeys.all });
-      connectedBefore = true;
-    };
-    socket.on(PRESENCE_EVENTS.changed, onChanged);
-    socket.on('connect', onConnect);
-    return () => {
-      activity.stop();
-      socket.off(PRESENCE_EVENTS.changed, onChanged);
-      socket.off('connect', onConnect);
-      socket.disconnect();
-    };
   }, [userId, queryClient, idleAfterMs, hiddenIdleAfterMs]);
 }
 

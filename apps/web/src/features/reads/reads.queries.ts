@@ -1,14 +1,8 @@
-import {
-  type ChannelUnread,
-  channelUnread,
-  channelUnreadList,
-  type DirectUnread,
-  directUnread,
-  directUnreadList,
-  UNREAD_CAP,
-} from '@cohort/shared/reads';
+import type { ChannelUnread, DirectUnread } from '@cohort/shared/reads';
+import { UNREAD_CAP } from '@cohort/shared/reads.constants';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { parsedWith } from '../../lib/live.ts';
 
 /**
  * Read marks live on the server (packages/shared/src/reads.ts). One cached listing per workspace and
@@ -28,30 +22,34 @@ export const channelUnreadQuery = (workspaceName: string) =>
   queryOptions({
     queryKey: readKeys.channels(workspaceName),
     queryFn: async ({ signal }) =>
-      channelUnreadList.parse(await api.get<unknown>(`${workspaceApi(workspaceName)}/unread`, signal)),
+      parsedWith(
+        (s) => s.channelUnreadList,
+        api.get<unknown>(`${workspaceApi(workspaceName)}/unread`, signal),
+      ),
     // The socket keeps it current: refetched on every (re)connection, patched by pushes.
     staleTime: Number.POSITIVE_INFINITY,
   });
 
 export const directUnreadQuery = queryOptions({
   queryKey: readKeys.direct,
-  queryFn: async ({ signal }) => directUnreadList.parse(await api.get<unknown>('/api/direct/unread', signal)),
+  queryFn: ({ signal }) =>
+    parsedWith((s) => s.directUnreadList, api.get<unknown>('/api/direct/unread', signal)),
   staleTime: Number.POSITIVE_INFINITY,
 });
 
 export async function markChannelRead(workspaceName: string, channelId: string, seq: number) {
   const path = `${workspaceApi(workspaceName)}/channels/${encodeURIComponent(channelId)}/read`;
-  return channelUnread.parse(await api.put<unknown>(path, { seq }, { keepalive: true }));
+  return parsedWith((s) => s.channelUnread, api.put<unknown>(path, { seq }, { keepalive: true }));
 }
 
 export async function setChannelMuted(workspaceName: string, channelId: string, muted: boolean) {
   const path = `${workspaceApi(workspaceName)}/channels/${encodeURIComponent(channelId)}/mute`;
-  return channelUnread.parse(await api.put<unknown>(path, { muted }));
+  return parsedWith((s) => s.channelUnread, api.put<unknown>(path, { muted }));
 }
 
 export async function markDirectRead(email: string, seq: number) {
   const path = `/api/direct/${encodeURIComponent(email)}/read`;
-  return directUnread.parse(await api.put<unknown>(path, { seq }, { keepalive: true }));
+  return parsedWith((s) => s.directUnread, api.put<unknown>(path, { seq }, { keepalive: true }));
 }
 
 /** Whichever is further along wins: an older answer arriving late never moves a mark back. */

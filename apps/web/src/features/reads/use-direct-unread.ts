@@ -1,8 +1,8 @@
-import { DM_EVENTS, DM_NAMESPACE } from '@cohort/shared/chat';
-import { directUnread, READ_EVENTS } from '@cohort/shared/reads';
+import { DM_EVENTS, DM_NAMESPACE } from '@cohort/shared/chat.constants';
+import { READ_EVENTS } from '@cohort/shared/reads.constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { connectNamespace } from '../../lib/socket.ts';
+import { openLive } from '../../lib/live.ts';
 import { applyDirectUnread, directUnreadQuery, readKeys } from './reads.queries.ts';
 
 /**
@@ -15,17 +15,16 @@ export function useDirectUnread(enabled = true) {
   const listing = useQuery({ ...directUnreadQuery, enabled });
   useEffect(() => {
     if (!enabled) return;
-    const socket = connectNamespace(DM_NAMESPACE);
     const refetch = () => queryClient.invalidateQueries({ queryKey: readKeys.direct });
-    socket.on('connect', refetch);
-    socket.on(DM_EVENTS.newMessage, refetch);
-    socket.on(READ_EVENTS.readMarkChanged, (raw: unknown) => {
-      const parsed = directUnread.safeParse(raw);
-      if (parsed.success) applyDirectUnread(queryClient, parsed.data);
+    return openLive(DM_NAMESPACE, (socket, { directUnread }) => {
+      socket.on('connect', refetch);
+      socket.on(DM_EVENTS.newMessage, refetch);
+      socket.on(READ_EVENTS.readMarkChanged, (raw: unknown) => {
+        const parsed = directUnread.safeParse(raw);
+        if (parsed.success) applyDirectUnread(queryClient, parsed.data);
+      });
+      return undefined;
     });
-    return () => {
-      socket.disconnect();
-    };
   }, [enabled, queryClient]);
   return listing;
 }

@@ -1,7 +1,7 @@
-import { type Channel, createChannelBody, type WorkspaceDetail } from '@cohort/shared/workspaces';
+import type { Channel, WorkspaceDetail } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { CheckboxField } from '../../components/ui/checkbox-field.tsx';
 import { TextAreaField, TextField } from '../../components/ui/field.tsx';
@@ -19,6 +19,9 @@ interface CreateChannelFormProps {
   onCreated: (channel: Channel) => void;
   onCancel: () => void;
 }
+
+// The shared schema brings zod: fetched as the form opens, not with the channel page (issue 21).
+const loadSchema = () => import('@cohort/shared/workspaces').then((m) => m.createChannelBody);
 
 /** SPEC §2 "Create channel modal": used inside the modal and on /workspace/{name}/create-channel. */
 export function CreateChannelForm({ workspace, onCreated, onCancel }: CreateChannelFormProps) {
@@ -38,13 +41,26 @@ export function CreateChannelForm({ workspace, onCreated, onCancel }: CreateChan
     (m): m is typeof m & { _id: string } => m._id !== null && m.status === 'active' && m._id !== me.data?._id,
   );
 
+  useEffect(() => {
+    loadSchema().catch(() => {
+      // Offline: submitting tries again.
+    });
+  }, []);
+
   function toggle(id: string, checked: boolean) {
     setSelected((list) => (checked ? [...list, id] : list.filter((x) => x !== id)));
   }
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
+    let createChannelBody: Awaited<ReturnType<typeof loadSchema>>;
+    try {
+      createChannelBody = await loadSchema();
+    } catch {
+      setError({ message: FAILED });
+      return;
+    }
     const parsed = createChannelBody.safeParse({ name, description, members: selected, private: isPrivate });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

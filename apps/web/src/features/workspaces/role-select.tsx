@@ -1,4 +1,4 @@
-import { WORKSPACE_ROLES, type WorkspaceRole } from '@cohort/shared/workspaces';
+import { WORKSPACE_ROLES, type WorkspaceRole } from '@cohort/shared/workspaces.constants';
 import { type SelectHTMLAttributes, useId } from 'react';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { cn } from '../../lib/cn.ts';

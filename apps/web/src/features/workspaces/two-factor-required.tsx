@@ -1,4 +1,4 @@
-import { SECURITY_MESSAGES } from '@cohort/shared/security';
+import { SECURITY_MESSAGES } from '@cohort/shared/security.constants';
 import { ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';

@@ -1,5 +1,6 @@
 import { emailSchema } from '@cohort/shared/accounts';
-import { formatBytes, type StorageUsage } from '@cohort/shared/files';
+import type { StorageUsage } from '@cohort/shared/files';
+import { formatBytes } from '@cohort/shared/files.constants';
 import { fullName } from '@cohort/shared/names';
 import type { MemberListItem, WorkspaceDetail, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
