@@ -115,9 +115,25 @@ export const createChannelBody = z
   }));
 export type CreateChannelBody = z.input<typeof createChannelBody>;
 
+// Control characters are refused in what a channel is renamed or re-described to (issue 22); the
+// same rule as packages/shared/src/channels.ts, kept here so this module imports nothing back.
+const NO_CONTROL_LINE = /^[^\u0000-\u001F\u007F-\u009F]*$/;
+const NO_CONTROL_MULTILINE = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/;
+const NO_CONTROL = 'must not contain control characters';
+export const CHANNEL_TOPIC_MAX = 250;
+
 export const updateChannelBody = z.object({
-  name: nameField.min(1, 'Name is required').optional(),
-  description: descriptionField.min(1, 'Description is required').optional(),
+  name: nameField.min(1, 'Name is required').regex(NO_CONTROL_LINE, NO_CONTROL).optional(),
+  description: descriptionField
+    .min(1, 'Description is required')
+    .regex(NO_CONTROL_MULTILINE, NO_CONTROL)
+    .optional(),
+  /** '' clears the topic. */
+  topic: text()
+    .trim()
+    .max(CHANNEL_TOPIC_MAX, `Topic is too long (${CHANNEL_TOPIC_MAX} characters at most)`)
+    .regex(NO_CONTROL_LINE, NO_CONTROL)
+    .optional(),
 });
 export type UpdateChannelBody = z.input<typeof updateChannelBody>;
 
@@ -168,6 +184,14 @@ export const channel = z.object({
   members: z.array(z.string()),
   createdBy: z.string().nullable(),
   createdAt: z.string(),
+  /** A short line shown in the header ('' when none). */
+  topic: z.string(),
+  /** Archived: read-only, out of the sidebar, still readable and searchable by its readers. */
+  archived: z.boolean(),
+  /** The caller is a member: joined (open channel) or listed (private). */
+  joined: z.boolean(),
+  /** The caller starred it (their own sidebar's first group). */
+  starred: z.boolean(),
 });
 export type Channel = z.infer<typeof channel>;
 export const channelList = z.array(channel);

@@ -89,7 +89,7 @@ export async function spool(ctx: AppContext, stream: Readable, maxBytes?: number
   } catch (err) {
     // The pipeline rejects as soon as a stream fails, while the file may still be opening: removing it
     // before the write stream has closed would leave the file it then creates behind.
-    if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     await rm(path, { force: true });
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     throw err;

@@ -37,6 +37,7 @@ function aMessage(seq: number, overrides: Partial<ChannelMessage> = {}): Channel
     timestamp: new Date().toISOString(),
     clientId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
     attachments: [],
+    kind: 'text',
     sender: { _id: BOB._id, email: BOB.email, name: 'Bob Builder' },
     rev: seq,
     editedAt: null,
