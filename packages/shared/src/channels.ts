@@ -14,7 +14,8 @@ export const CHANNEL_MESSAGES = {
   openOnly: 'Private channels are joined by being added by an admin',
   memberNotInChannel: 'This person is not a member of this channel',
   useLeave: 'To leave a channel yourself, use Leave channel',
-  lastMember: 'You are the last member of this private channel: add someone first, or ask an admin to delete it',
+  lastMember:
+    'You are the last member of this private channel: add someone first, or ask an admin to delete it',
 } as const;
 
 // ---------------------------------------------------------------------------------------------------

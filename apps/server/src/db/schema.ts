@@ -315,7 +315,10 @@ export const channelStars = pgTable(
       .references(() => channels.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.channelId] }), index('channel_stars_channel_idx').on(t.channelId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.channelId] }),
+    index('channel_stars_channel_idx').on(t.channelId),
+  ],
 );
 
 /**

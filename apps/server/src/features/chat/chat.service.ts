@@ -382,7 +382,9 @@ export async function loadChannelRow(ctx: AppContext, channelId: string) {
 /** How many people are in a channel (joined, or listed in a private one). */
 export async function channelMemberCount(ctx: AppContext, channelId: string): Promise<number> {
   const rows = rowsOf<{ n: number | string }>(
-    await ctx.db.execute(sql`select count(*) as n from ${channelMembers} where channel_id = ${channelId}::uuid`),
+    await ctx.db.execute(
+      sql`select count(*) as n from ${channelMembers} where channel_id = ${channelId}::uuid`,
+    ),
   );
   return Number(rows[0]?.n ?? 0);
 }

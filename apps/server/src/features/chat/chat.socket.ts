@@ -20,9 +20,9 @@ import { displayName } from '@cohort/shared/names';
 import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
-import type { AppEvents } from '../../events/event-bus.ts';
 import { uuidArray } from '../../db/any-uuid.ts';
 import { channels } from '../../db/schema.ts';
+import type { AppEvents } from '../../events/event-bus.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { messageSendLimiter, type PerUserLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import {
@@ -289,7 +289,10 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     if (!membership || e.concerned.length > 0) {
       const event: ChannelUpdatedEvent = { channel: presentChannelInfo(row) };
       nsp
-        .to([channelRoom(e.channelId), ...e.concerned.filter((id) => !e.lostAccess.includes(id)).map(userRoom)])
+        .to([
+          channelRoom(e.channelId),
+          ...e.concerned.filter((id) => !e.lostAccess.includes(id)).map(userRoom),
+        ])
         .emit(CHANNEL_EVENTS.channelUpdated, event);
     }
   };

@@ -152,7 +152,13 @@ export const channelsRoutes =
     ] as const) {
       app.post(
         `/api/workspaces/:workspaceName/channels/:channelId/${path}`,
-        { schema: { tags, params: channelParams, response: { 200: channel, ...noContent, ...errorResponses } } },
+        {
+          schema: {
+            tags,
+            params: channelParams,
+            response: { 200: channel, ...noContent, ...errorResponses },
+          },
+        },
         async (request, reply) => {
           const user = await requireUser(ctx, request);
           const access = await loadChannelForUser(

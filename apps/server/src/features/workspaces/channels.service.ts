@@ -213,7 +213,11 @@ export async function setChannelArchived(
  * channel the caller can read is one they are already in; an archived one cannot be joined (409).
  * The insert re-checks workspace membership, so a member removed a moment ago joins nothing.
  */
-export async function joinChannel(ctx: AppContext, caller: Caller, access: ChannelAccess): Promise<ChannelRow> {
+export async function joinChannel(
+  ctx: AppContext,
+  caller: Caller,
+  access: ChannelAccess,
+): Promise<ChannelRow> {
   const { channel } = access;
   if (access.isChannelMember) return channel;
   if (channel.isPrivate) throw badRequest(CHANNEL_MESSAGES.openOnly);
@@ -282,7 +286,10 @@ export async function listChannelMembers(ctx: AppContext, channel: ChannelRow): 
     .innerJoin(users, eq(users.id, channelMembers.userId))
     .innerJoin(
       workspaceMembers,
-      and(eq(workspaceMembers.userId, channelMembers.userId), eq(workspaceMembers.workspaceId, channel.workspaceId)),
+      and(
+        eq(workspaceMembers.userId, channelMembers.userId),
+        eq(workspaceMembers.workspaceId, channel.workspaceId),
+      ),
     )
     .where(eq(channelMembers.channelId, channel.id))
     .orderBy(
@@ -317,10 +324,17 @@ export async function addChannelMembers(
       .for('share');
     if (!locked) throw workspaceNotFound();
     const present = await tx
-      .select({ userId: workspaceMembers.userId, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .select({
+        userId: workspaceMembers.userId,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+      })
       .from(workspaceMembers)
       .innerJoin(users, eq(users.id, workspaceMembers.userId))
-      .where(and(eq(workspaceMembers.workspaceId, channel.workspaceId), inArray(workspaceMembers.userId, wanted)));
+      .where(
+        and(eq(workspaceMembers.workspaceId, channel.workspaceId), inArray(workspaceMembers.userId, wanted)),
+      );
     if (present.length !== wanted.length)
       throw new HttpError(404, WORKSPACE_MESSAGES.channelMemberNotFound, 'userIds');
     const inserted = await tx
@@ -332,9 +346,15 @@ export async function addChannelMembers(
     return present.filter((p) => ids.has(p.userId));
   });
   if (added.length === 0) return;
-  announceChannelChange(ctx, channel, caller.id, [{ kind: 'added', names: added.map((p) => displayName(p)) }], {
-    concerned: added.map((p) => p.userId),
-  });
+  announceChannelChange(
+    ctx,
+    channel,
+    caller.id,
+    [{ kind: 'added', names: added.map((p) => displayName(p)) }],
+    {
+      concerned: added.map((p) => p.userId),
+    },
+  );
 }
 
 /** Removes someone from a private channel: from now on they get 404 for it, and their sockets leave its room. */
@@ -356,10 +376,16 @@ export async function removeChannelMember(
     .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(users)
     .where(eq(users.id, userId));
-  announceChannelChange(ctx, channel, caller.id, [{ kind: 'removed', name: person ? displayName(person) : 'someone' }], {
-    concerned: [userId],
-    lostAccess: [userId],
-  });
+  announceChannelChange(
+    ctx,
+    channel,
+    caller.id,
+    [{ kind: 'removed', name: person ? displayName(person) : 'someone' }],
+    {
+      concerned: [userId],
+      lostAccess: [userId],
+    },
+  );
 }
 
 export interface BrowseChannelView {
@@ -387,9 +413,15 @@ export async function browseChannels(
         where bj.channel_id = ${channels.id} and bj.user_id = ${caller.id}::uuid)`,
     })
     .from(channels)
-    .where(and(eq(channels.workspaceId, workspace.id), channelVisibleSql('channels', sql`${caller.id}::uuid`)))
+    .where(
+      and(eq(channels.workspaceId, workspace.id), channelVisibleSql('channels', sql`${caller.id}::uuid`)),
+    )
     .orderBy(asc(sql`lower(${channels.name})`), asc(channels.id));
-  return rows.map((r) => ({ channel: r.channel, memberCount: Number(r.memberCount), joined: r.joined === true }));
+  return rows.map((r) => ({
+    channel: r.channel,
+    memberCount: Number(r.memberCount),
+    joined: r.joined === true,
+  }));
 }
 
 /** Stars or unstars a channel for the caller only (idempotent). */

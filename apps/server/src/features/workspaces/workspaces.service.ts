@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { channels, users, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict } from '../../http/errors.ts';
+import { type ChannelView, channelViews } from './channels.service.ts';
 import {
   afterInvitationsSent,
   type InvitationsSent,
@@ -19,7 +20,6 @@ import {
   insertInvitations,
   reserveInvitationMails,
 } from './invitations.service.ts';
-import { type ChannelView, channelViews } from './channels.service.ts';
 import { listMembers, type MemberView, membersOf } from './members.service.ts';
 import {
   type Caller,
