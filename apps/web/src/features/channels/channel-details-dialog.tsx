@@ -115,7 +115,7 @@ function AboutForm({
       return;
     }
     setErrors({});
-    if (Object.keys(body).length === 0) return;
+    if (Object.keys(body).length === 0 || action.isPending) return;
     try {
       await action.mutateAsync({ kind: 'update', body });
       toast.success('Channel updated');
@@ -146,7 +146,8 @@ function AboutForm({
           className="min-h-20"
         />
       )}
-      <Button type="submit" size="sm" disabled={action.isPending}>
+      {/* Not disabled while saving: the focused button would drop focus out of the dialog. */}
+      <Button type="submit" size="sm">
         Save
       </Button>
     </form>
