@@ -22,17 +22,18 @@ const failed = (err: unknown, fallback: string) =>
 export function ChannelDetailsDialog({
   workspaceName,
   channel,
-  role,
+  workspaceRole,
   userId,
   onClose,
 }: {
   workspaceName: string;
   channel: Channel;
-  role: WorkspaceRole;
+  /** The caller's role in the workspace. */
+  workspaceRole: WorkspaceRole;
   userId: string | undefined;
   onClose: () => void;
 }) {
-  const can = channelAbilities(role, channel, userId);
+  const can = channelAbilities(workspaceRole, channel, userId);
   const action = useChannelAction(workspaceName, channel._id);
   return (
     <Dialog title={`#${channel.name}`} description="Channel details" onClose={onClose} className="max-w-xl">

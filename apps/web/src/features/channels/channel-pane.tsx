@@ -139,7 +139,7 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
           <ChannelDetailsDialog
             workspaceName={workspaceName}
             channel={channel}
-            role={role ?? 'viewer'}
+            workspaceRole={role ?? 'viewer'}
             userId={me.data?._id}
             onClose={() => setShowDetails(false)}
           />
