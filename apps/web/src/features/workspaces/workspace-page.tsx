@@ -259,7 +259,7 @@ function ChannelSidebar({
     >
       {drawer.open && (
         <div className="mb-3 border-b border-slate-200 pb-3">
-          <WorkspaceSwitcher currentId={workspace._id} />
+          <WorkspaceSwitcher currentId={workspace._id} horizontal />
         </div>
       )}
       {groups.starred.length > 0 && (

@@ -16,11 +16,19 @@ const OTHER_WORKSPACES_REFRESH_MS = 30_000;
  * marked, each with its unread count (and mentions) over the channels its sidebar lists. It stays in
  * view beside the sidebar (in the drawer on a phone).
  */
-export function WorkspaceSwitcher({ currentId }: { currentId: string }) {
+export function WorkspaceSwitcher({
+  currentId,
+  horizontal = false,
+}: {
+  currentId: string;
+  /** A row (the phone's drawer) instead of a column (the rail beside the sidebar). */
+  horizontal?: boolean;
+}) {
   const workspaces = useQuery(workspacesQuery);
+  const direction = horizontal ? 'flex-row flex-wrap' : 'flex-col';
   return (
-    <nav aria-label="Workspaces" className="flex flex-col items-center gap-2">
-      <ul className="flex flex-col items-center gap-2">
+    <nav aria-label="Workspaces" className={cn('flex items-center gap-2', direction)}>
+      <ul className={cn('flex items-center gap-2', direction)}>
         {(workspaces.data ?? []).map((w) => (
           <li key={w._id}>
             <SwitcherItem workspace={w} current={w._id === currentId} />
