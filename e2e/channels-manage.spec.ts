@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { acceptInvitations, type Person, person } from './fixtures.ts';
 
@@ -113,4 +114,14 @@ test('browse → join → rename → topic → archive, seen live by the other m
   const archivedRow = bob.page.getByRole('listitem', { name: 'launch-week' });
   await expect(archivedRow).toContainText('Archived');
   await expect(archivedRow.getByRole('button', { name: /Join/ })).toHaveCount(0);
+
+  // The browse view and the details dialog pass axe (serious and critical).
+  const serious = async (page: Page) =>
+    (await new AxeBuilder({ page }).analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  expect(await serious(bob.page)).toEqual([]);
+  await ada.page.getByRole('button', { name: 'Details' }).click();
+  await expect(ada.page.getByRole('dialog', { name: '#launch-week' })).toBeVisible();
+  expect(await serious(ada.page)).toEqual([]);
 });

@@ -460,7 +460,7 @@ describe('ChannelPane: managed channels (issue 22)', () => {
     expect(screen.getByTestId('channel-topic').textContent).toBe('Topic: Ship on Friday');
     const line = await within(log()).findByText(/Bob Builder archived the channel/);
     // An announcement is a quiet line, not a bubble: no actions on it.
-    expect(line.tagName).toBe('P');
+    expect(line.tagName).toBe('LI');
     expect(within(line).queryAllByRole('button')).toHaveLength(0);
     expect(
       screen.getAllByRole('status').some((s) => s.textContent?.includes('This channel is archived')),

@@ -410,16 +410,17 @@ function startsRun(previous: Item | undefined, item: Item): boolean {
 /** An announcement ("Ada renamed the channel to launch"): a quiet line, not a bubble. */
 function SystemMessage({ message }: { message: ChannelMessage }) {
   const at = new Date(message.timestamp);
+  // The log is a list: the announcement is one of its items, like a bubble.
   return (
-    <p
+    <li
       id={`message-${message._id}`}
       className="px-4 py-1 text-center text-xs text-slate-600 italic dark:text-slate-400"
     >
       {message.content}{' '}
-      <time dateTime={message.timestamp} className="not-italic text-slate-500">
+      <time dateTime={message.timestamp} className="text-slate-500 not-italic">
         {at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
       </time>
-    </p>
+    </li>
   );
 }
 
