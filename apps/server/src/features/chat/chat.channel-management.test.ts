@@ -16,6 +16,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { PNG, upload } from '../files/files.test-helpers.ts';
 import {
   acceptInvitation,
   client,
@@ -169,6 +170,10 @@ describe('renaming, the topic and archiving', () => {
     expect([react.statusCode, react.json()]).toEqual([409, refused]);
     const del = await api.del(chUrl(channel._id, `/messages/${messageId}`), viewer);
     expect([del.statusCode, del.json()]).toEqual([409, refused]);
+    const shared = await upload(t, viewer, { workspaceName: ws.name, channelId: channel._id }, [
+      { name: 'file', data: PNG, filename: 'a.png', type: 'image/png' },
+    ]);
+    expect([shared.statusCode, shared.json()]).toEqual([409, refused]);
     const rename = await api.patch(chUrl(channel._id), admin, { topic: 'new' });
     expect([rename.statusCode, rename.json()]).toEqual([409, refused]);
     // Nobody joins an archived channel; archiving twice is a conflict too.

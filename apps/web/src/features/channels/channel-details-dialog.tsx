@@ -54,6 +54,26 @@ export function ChannelDetailsDialog({
           userId={userId}
           canManage={can.manageMembers}
         />
+        {channel.private && channel.joined && (
+          <div className="border-t border-slate-200 pt-4">
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={action.isPending}
+              onClick={() =>
+                action
+                  .mutateAsync({ kind: 'leave' })
+                  .then(onClose)
+                  .catch((err) => failed(err, 'Could not leave the channel'))
+              }
+            >
+              Leave channel
+            </Button>
+            <p className="mt-2 text-xs text-slate-600">
+              It is private: once you leave, only an admin in it can add you back.
+            </p>
+          </div>
+        )}
         {can.archive && (
           <div className="border-t border-slate-200 pt-4">
             <Button
