@@ -25,7 +25,16 @@ import {
   uniqueName,
   wsUrl,
 } from '../workspaces/test-fixtures.ts';
-import { baseUrl, collect, newClientId, next, openSocket, request, sleep } from './chat.test-helpers.ts';
+import {
+  baseUrl,
+  collect,
+  eventually,
+  newClientId,
+  next,
+  openSocket,
+  request,
+  sleep,
+} from './chat.test-helpers.ts';
 
 /**
  * Managing channels (issue 22): rename, topic, archive, join and leave, the member list and private
@@ -200,6 +209,29 @@ describe('renaming, the topic and archiving', () => {
       archived: false,
     });
     expect((await send(viewerSocket, channel._id, 'back again')).ok).toBe(true);
+  });
+
+  it('announces changes made one right after another in the order they were made', async () => {
+    const channel = await createChannel(t, admin, ws.name, {});
+    const adminSocket = await chatSocket(admin);
+    await joinRoom(adminSocket, channel._id);
+    const heard = collect<ChannelMessage>(adminSocket, CHAT_EVENTS.newMessage);
+    const name = uniqueName('fast');
+    // No waiting between the changes: each request returns as soon as its change is committed.
+    await api.patch(chUrl(channel._id), admin, { name, topic: 'One' });
+    await api.patch(chUrl(channel._id), admin, { topic: 'Two' });
+    await api.post(chUrl(channel._id, '/archive'), admin, {});
+    await api.post(chUrl(channel._id, '/unarchive'), admin, {});
+    const expected = [
+      `Ada Admin renamed the channel to ${name}`,
+      'Ada Admin set the topic: One',
+      'Ada Admin set the topic: Two',
+      'Ada Admin archived the channel',
+      'Ada Admin unarchived the channel',
+    ];
+    await eventually(() => heard.length >= expected.length);
+    expect(heard.map((m) => m.content)).toEqual(expected);
+    expect(heard.map((m) => m.seq)).toEqual([...heard.map((m) => m.seq)].sort((a, b) => a - b));
   });
 
   it('validates names, topics and descriptions with clear 400s', async () => {

@@ -24,6 +24,7 @@ import { uuidArray } from '../../db/any-uuid.ts';
 import { channels } from '../../db/schema.ts';
 import type { AppEvents } from '../../events/event-bus.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
+import { KeyedSerial } from '../../realtime/keyed-serial.ts';
 import { messageSendLimiter, type PerUserLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import {
   authenticatedNamespace,
@@ -296,9 +297,13 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
         .emit(CHANNEL_EVENTS.channelUpdated, event);
     }
   };
+  // One channel's announcements go out in the order its changes were published (commit order).
+  const announcements = new KeyedSerial();
   const handlers = {
     channelChanged: (e: AppEvents['channelChanged']) => {
-      onChannelChanged(e).catch((err) => ctx.log.error({ err }, 'announcing a channel change failed'));
+      announcements
+        .run(e.channelId, () => onChannelChanged(e))
+        .catch((err) => ctx.log.error({ err }, 'announcing a channel change failed'));
     },
     memberRemoved: (e: { workspaceId: string; userId: string }) => {
       onMemberRemoved(e).catch((err) => ctx.log.error({ err }, 'leaving rooms after member removal failed'));
