@@ -95,10 +95,24 @@ export type AddMemberBody = z.input<typeof addMemberBody>;
 export const updateMemberBody = z.object({ role: workspaceRole });
 export type UpdateMemberBody = z.input<typeof updateMemberBody>;
 
+// Control characters (C0, DEL, C1) are refused in a channel's name, description and topic (issue 22):
+// stored, they would show as boxes or move the cursor. A description keeps line breaks and tabs.
+function hasControlCharacters(s: string, multiline: boolean): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (multiline && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+const NO_CONTROL = 'must not contain control characters';
+const noControl = (s: string) => !hasControlCharacters(s, false);
+const noControlMultiline = (s: string) => !hasControlCharacters(s, true);
+
 export const createChannelBody = z
   .object({
-    name: nameField.optional(),
-    description: descriptionField.optional(),
+    name: nameField.refine(noControl, NO_CONTROL).optional(),
+    description: descriptionField.refine(noControlMultiline, NO_CONTROL).optional(),
     /** User ids (the `_id` of GET …/members); each must be an active member of the workspace. */
     members: z
       .array(z.uuid('Channel members are user ids'))
@@ -115,20 +129,6 @@ export const createChannelBody = z
   }));
 export type CreateChannelBody = z.input<typeof createChannelBody>;
 
-// Control characters (C0, DEL, C1) are refused in what a channel is renamed, re-described or given as
-// a topic (issue 22): stored, they would show as boxes or move the cursor. A description keeps line
-// breaks and tabs.
-function hasControlCharacters(s: string, multiline: boolean): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (multiline && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-  }
-  return false;
-}
-const NO_CONTROL = 'must not contain control characters';
-const noControl = (s: string) => !hasControlCharacters(s, false);
-const noControlMultiline = (s: string) => !hasControlCharacters(s, true);
 export const CHANNEL_TOPIC_MAX = 250;
 
 export const updateChannelBody = z.object({

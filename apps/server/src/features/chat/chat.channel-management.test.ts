@@ -251,6 +251,12 @@ describe('renaming, the topic and archiving', () => {
       expect(res.json().field).toBe(field);
       expect(typeof res.json().message).toBe('string');
     }
+    // Creating a channel follows the same rule.
+    const created = await api.post(wsUrl(ws.name, '/channels'), admin, {
+      name: 'bell\u0007',
+      description: 'd',
+    });
+    expect([created.statusCode, created.json().field]).toEqual([400, 'name']);
     // A description keeps its line breaks; an empty topic clears it.
     const ok = await api.patch(chUrl(channel._id), admin, { description: 'line one\nline two', topic: 'x' });
     expect(ok.json()).toMatchObject({ description: 'line one\nline two', topic: 'x' });
