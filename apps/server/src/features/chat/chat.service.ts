@@ -3,7 +3,7 @@ import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { channelMembers, channelMessages, channels, users } from '../../db/schema.ts';
+import { channelMessages, channels, users } from '../../db/schema.ts';
 import { queueEvent } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import {
@@ -377,14 +377,4 @@ export async function loadSender(ctx: AppContext, userId: string): Promise<Sende
 export async function loadChannelRow(ctx: AppContext, channelId: string) {
   const [row] = await ctx.db.select().from(channels).where(eq(channels.id, channelId));
   return row ?? null;
-}
-
-/** How many people are in a channel (joined, or listed in a private one). */
-export async function channelMemberCount(ctx: AppContext, channelId: string): Promise<number> {
-  const rows = rowsOf<{ n: number | string }>(
-    await ctx.db.execute(
-      sql`select count(*) as n from ${channelMembers} where channel_id = ${channelId}::uuid`,
-    ),
-  );
-  return Number(rows[0]?.n ?? 0);
 }

@@ -32,13 +32,12 @@ import {
   type SocketData,
   userRoom,
 } from '../../realtime/socket-server.ts';
-import { channelReadableSql } from '../workspaces/workspaces.access.ts';
+import { channelMemberCount, channelReadableSql } from '../workspaces/workspaces.access.ts';
 import { presentChannelInfo } from '../workspaces/workspaces.presenter.ts';
 import { type ChannelPublisher, sendChannelMessage } from './chat.actions.ts';
 import { loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
 import {
-  channelMemberCount,
   loadChannelRow,
   loadMessageInChannel,
   loadSender,
