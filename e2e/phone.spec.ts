@@ -244,6 +244,7 @@ test('no route scrolls sideways at 390 px, signed out or in, with real data', as
     '/workspace/:workspaceName/create-channel': `/workspace/${ws}/create-channel`,
     '/workspace/:workspaceName/channel/:channelId': `/workspace/${ws}/channel/${channels.general}`,
     '/workspace/:workspaceName/settings': `/workspace/${ws}/settings`,
+    '/workspace/:workspaceName/browse': `/workspace/${ws}/browse`,
     '/workspace/:workspaceId/projects': `/workspace/${workspaceId}/projects`,
     '/chat': '/chat',
     '/messages': '/messages',

@@ -142,6 +142,8 @@ export const channelMessage = z.object({
   lastReplyAt: z.string().nullable(),
   reactions: z.array(messageReaction),
   attachments: z.array(storedFile).default([]),
+  /** 'system': an announcement ("Ada renamed the channel to …"); the sender is who acted. */
+  kind: z.enum(['text', 'system']).default('text'),
 });
 export type ChannelMessage = z.infer<typeof channelMessage>;
 export const channelMessageList = z.array(channelMessage);

@@ -24,6 +24,13 @@ export const WORKSPACE_PERMISSIONS = {
   editWorkspace: ['admin'],
   deleteWorkspace: ['admin'],
   manageChannels: ['admin'],
+  /** Browse the open channels, join and leave them, star a channel (issue 22). */
+  joinChannel: ['viewer', 'editor', 'admin'],
+  /** Set the topic of a channel one can read (the name and description stay the creator's or an admin's). */
+  setChannelTopic: ['editor', 'admin'],
+  archiveChannel: ['admin'],
+  /** Add people to, and remove them from, a private channel the admin is listed in. */
+  manageChannelMembers: ['admin'],
   viewStorage: ['admin'],
 } as const satisfies Record<string, readonly WorkspaceRole[]>;
 

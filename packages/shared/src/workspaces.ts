@@ -67,10 +67,24 @@ export type AddMemberBody = z.input<typeof addMemberBody>;
 export const updateMemberBody = z.object({ role: workspaceRole });
 export type UpdateMemberBody = z.input<typeof updateMemberBody>;
 
+// Control characters (C0, DEL, C1) are refused in a channel's name, description and topic (issue 22):
+// stored, they would show as boxes or move the cursor. A description keeps line breaks and tabs.
+function hasControlCharacters(s: string, multiline: boolean): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (multiline && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+const NO_CONTROL = 'must not contain control characters';
+const noControl = (s: string) => !hasControlCharacters(s, false);
+const noControlMultiline = (s: string) => !hasControlCharacters(s, true);
+
 export const createChannelBody = z
   .object({
-    name: nameField.optional(),
-    description: descriptionField.optional(),
+    name: nameField.refine(noControl, NO_CONTROL).optional(),
+    description: descriptionField.refine(noControlMultiline, NO_CONTROL).optional(),
     /** User ids (the `_id` of GET …/members); each must be an active member of the workspace. */
     members: z
       .array(z.uuid('Channel members are user ids'))
@@ -87,9 +101,20 @@ export const createChannelBody = z
   }));
 export type CreateChannelBody = z.input<typeof createChannelBody>;
 
+export const CHANNEL_TOPIC_MAX = 250;
+
 export const updateChannelBody = z.object({
-  name: nameField.min(1, 'Name is required').optional(),
-  description: descriptionField.min(1, 'Description is required').optional(),
+  name: nameField.min(1, 'Name is required').refine(noControl, NO_CONTROL).optional(),
+  description: descriptionField
+    .min(1, 'Description is required')
+    .refine(noControlMultiline, NO_CONTROL)
+    .optional(),
+  /** '' clears the topic. */
+  topic: text()
+    .trim()
+    .max(CHANNEL_TOPIC_MAX, `Topic is too long (${CHANNEL_TOPIC_MAX} characters at most)`)
+    .refine(noControl, NO_CONTROL)
+    .optional(),
 });
 export type UpdateChannelBody = z.input<typeof updateChannelBody>;
 
@@ -140,6 +165,14 @@ export const channel = z.object({
   members: z.array(z.string()),
   createdBy: z.string().nullable(),
   createdAt: z.string(),
+  /** A short line shown in the header ('' when none). */
+  topic: z.string(),
+  /** Archived: read-only, out of the sidebar, still readable and searchable by its readers. */
+  archived: z.boolean(),
+  /** The caller is a member: joined (open channel) or listed (private). */
+  joined: z.boolean(),
+  /** The caller starred it (their own sidebar's first group). */
+  starred: z.boolean(),
 });
 export type Channel = z.infer<typeof channel>;
 export const channelList = z.array(channel);

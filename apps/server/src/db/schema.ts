@@ -280,6 +280,11 @@ export const channels = pgTable(
     lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
     /** Change counter: every insert, edit, delete, reaction or thread reply takes the next value. */
     lastRev: bigint('last_rev', { mode: 'number' }).notNull().default(0),
+    /** A short line shown in the channel's header and the browse view ('' when none). */
+    topic: text('topic').notNull().default(''),
+    /** Set while the channel is archived: read-only, out of the sidebar, still readable and searchable. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    archivedBy: uuid('archived_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [uniqueIndex('channels_workspace_name_key').on(t.workspaceId, sql`lower(${t.name})`)],
 );
@@ -296,6 +301,24 @@ export const channelMembers = pgTable(
     addedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.channelId, t.userId] }), index('channel_members_user_idx').on(t.userId)],
+);
+
+/** A channel a user starred: per user, shown first in their sidebar (docs/permissions.md, "Joining"). */
+export const channelStars = pgTable(
+  'channel_stars',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.channelId] }),
+    index('channel_stars_channel_idx').on(t.channelId),
+  ],
 );
 
 /**
@@ -324,6 +347,13 @@ export const channelMessages = pgTable(
     parentId: uuid('parent_id'),
     replyCount: integer('reply_count').notNull().default(0),
     lastReplyAt: timestamp('last_reply_at', { withTimezone: true }),
+    /**
+     * 'system': an announcement the server wrote ("Ada renamed the channel to …"); the sender is the
+     * person who acted. Never counted as unread, never edited or reacted to.
+     */
+    kind: text('kind', { enum: ['text', 'system'] })
+      .notNull()
+      .default('text'),
     /** Full-text search (simple config: no stemming surprises across languages). */
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple', content)`),
   },

@@ -1,3 +1,4 @@
+import type { ChannelChange } from '@cohort/shared/channels';
 import type { WorkspaceRole } from '@cohort/shared/workspaces';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
@@ -51,6 +52,20 @@ export interface AppEvents {
   memberRemoved: { workspaceId: string; userId: string };
   workspaceDeleted: { workspaceId: string; userIds: string[]; channelIds: string[] };
   channelDeleted: { workspaceId: string; channelId: string };
+  /**
+   * A channel was renamed, re-described, given a topic, archived or unarchived, or someone joined, left,
+   * was added or removed (after the commit). The chat feature announces each change in the channel
+   * (a system message, in order) and pushes it live; `lostAccess` are people who can no longer read it
+   * (their sockets leave its room), `concerned` people whose sidebar changes (joined, left, added).
+   */
+  channelChanged: {
+    workspaceId: string;
+    channelId: string;
+    actorId: string;
+    changes: ChannelChange[];
+    concerned: string[];
+    lostAccess: string[];
+  };
   sessionRevoked: { sessionId: string };
   /** Inside the workspace-creation transaction (`db` is it): the tasks feature adds the workspace's first board. */
   workspaceCreated: { workspaceId: string; createdBy: string; db: Db };

@@ -90,6 +90,8 @@ export const routes: RouteObject[] = [
               { path: '/workspace/:workspaceName/create-channel', element: <CreateChannelPage /> },
               // The channel view is the workspace page with that channel selected in its sidebar.
               { path: '/workspace/:workspaceName/channel/:channelId', element: <WorkspacePage /> },
+              // Not in the spec's table: every open channel of the workspace, to join (issue 22).
+              { path: '/workspace/:workspaceName/browse', element: <WorkspacePage /> },
               // Not in the spec's table: member and role management for the workspace's admins.
               { path: '/workspace/:workspaceName/settings', element: <WorkspaceSettingsPage /> },
               // The spec names this segment workspaceId; it shares the position of :workspaceName above.

@@ -43,7 +43,8 @@ export async function channelWindow(
 ): Promise<ChannelWindow> {
   const [row] = await ctx.db
     .select({
-      n: sql<string>`count(*) filter (where ${channelMessages.deletedAt} is null)`,
+      // Announcements ("Ada renamed the channel") are not conversation.
+      n: sql<string>`count(*) filter (where ${channelMessages.deletedAt} is null and ${channelMessages.kind} = 'text')`,
       first: min(channelMessages.seq),
       last: max(channelMessages.seq),
       rev: max(channelMessages.rev),
@@ -58,7 +59,10 @@ export async function channelWindow(
   };
 }
 
-/** The newest `limit` messages of the window (thread replies included, deleted ones not), oldest first. */
+/**
+ * The newest `limit` messages of the window (thread replies included, deleted ones and announcements
+ * not), oldest first.
+ */
 export async function channelWindowMessages(
   ctx: AppContext,
   channelId: string,
@@ -75,7 +79,9 @@ export async function channelWindowMessages(
     })
     .from(channelMessages)
     .innerJoin(users, eq(users.id, channelMessages.senderId))
-    .where(and(inWindow(channelId, from, to), isNull(channelMessages.deletedAt)))
+    .where(
+      and(inWindow(channelId, from, to), isNull(channelMessages.deletedAt), eq(channelMessages.kind, 'text')),
+    )
     .orderBy(desc(channelMessages.seq))
     .limit(limit);
   return rows.reverse();

@@ -1,6 +1,6 @@
 import { CHAT_MESSAGES, type ChannelMessage } from '@cohort/shared/chat';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { deleteMessage, editMessage, setReaction } from '../messaging/messaging.access.ts';
 import { createdEvent, emitMessageCreated } from './chat.events.ts';
@@ -10,6 +10,7 @@ import {
   loadChannelForChat,
   mayModerate,
   type ResolvedChannels,
+  refuseIfArchived,
 } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
 import { type ChannelTarget, channelMessageHandle, postChannelMessage } from './chat.service.ts';
@@ -62,11 +63,10 @@ export async function sendChannelMessage(
   }
   const stored = await postChannelMessage(ctx, user, target, input, CHAT_ROLES);
   if (!stored) {
-    // Access went away between the lookup and the insert.
-    if (resolved) {
-      resolved.forget(workspaceName, channelId);
-      authorizePost(await loadChannelForChat(ctx, user, workspaceName, channelId));
-    }
+    // Access went away between the lookup and the insert, or the channel was archived: a fresh
+    // lookup says which (404, 403, or 409 for an archived channel).
+    resolved?.forget(workspaceName, channelId);
+    authorizePost(await loadChannelForChat(ctx, user, workspaceName, channelId));
     throw notFound(CHAT_MESSAGES.channelNotFound);
   }
   const presented = presentChannelMessage(stored.message);
@@ -89,6 +89,8 @@ export async function editChannelMessage(
   const access = await loadChannelForChat(ctx, user, ref.workspaceName, ref.channelId);
   authorizePost(access);
   const handle = channelMessageHandle(ctx, access.channel.id, ref.messageId);
+  // An announcement is the server's wording, not its actor's message.
+  if ((await handle.load()).kind === 'system') throw forbidden(CHAT_MESSAGES.notYourMessage);
   const presented = presentChannelMessage(await editMessage(ctx, handle, user.id, content));
   publisher.announceUpdate(presented);
   return presented;
@@ -102,6 +104,7 @@ export async function deleteChannelMessage(
   ref: ChannelRef & { messageId: string },
 ): Promise<ChannelMessage> {
   const access = await loadChannelForChat(ctx, user, ref.workspaceName, ref.channelId);
+  refuseIfArchived(access);
   const handle = channelMessageHandle(ctx, access.channel.id, ref.messageId);
   const presented = presentChannelMessage(await deleteMessage(ctx, handle, user.id, mayModerate(access)));
   publisher.announceUpdate(presented);

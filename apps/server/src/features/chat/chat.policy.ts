@@ -1,7 +1,8 @@
+import { CHANNEL_MESSAGES } from '@cohort/shared/channels';
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import { roleCan, WORKSPACE_PERMISSIONS } from '@cohort/shared/permissions';
 import type { AppContext } from '../../context.ts';
-import { forbidden } from '../../http/errors.ts';
+import { conflict, forbidden } from '../../http/errors.ts';
 import { type Caller, type ChannelAccess, loadChannelForUser } from '../workspaces/workspaces.access.ts';
 
 /**
@@ -20,6 +21,15 @@ export function loadChannelForChat(
 
 export function authorizePost(access: ChannelAccess): void {
   if (!roleCan(access.role, 'chat')) throw forbidden(CHAT_MESSAGES.notAllowed);
+  refuseIfArchived(access);
+}
+
+/**
+ * An archived channel is read-only (docs/permissions.md, "Archived channels"): sending, replying,
+ * editing, deleting and reacting answer 409 with a message that says why, over HTTP and sockets alike.
+ */
+export function refuseIfArchived(access: ChannelAccess): void {
+  if (access.channel.archivedAt) throw conflict(CHANNEL_MESSAGES.archived);
 }
 
 /** The roles that may chat, for the guard the insert statement re-checks (chat.service.ts). */

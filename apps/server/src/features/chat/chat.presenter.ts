@@ -27,5 +27,6 @@ export function presentChannelMessage(m: StoredChannelMessage): ChannelMessage {
     lastReplyAt: m.lastReplyAt?.toISOString() ?? null,
     reactions: deleted ? [] : presentReactions(m.reactions),
     attachments: deleted ? [] : m.attachments,
+    kind: m.kind,
   };
 }

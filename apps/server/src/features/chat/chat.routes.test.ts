@@ -63,6 +63,7 @@ describe('GET /api/workspaces/:workspaceName/channels/:channelId/messages', () =
       lastReplyAt: null,
       reactions: [],
       attachments: [],
+      kind: 'text',
     });
   });
 

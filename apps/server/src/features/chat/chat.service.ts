@@ -33,6 +33,7 @@ export interface StoredChannelMessage {
   lastReplyAt: Date | null;
   reactions: StoredReaction[];
   attachments: StoredFile[];
+  kind: 'text' | 'system';
 }
 
 export interface Sender {
@@ -97,6 +98,7 @@ export async function postChannelMessage(
         update ${channels} c set last_seq = c.last_seq + 1,
           last_rev = c.last_rev + ${parentId ? 2 : 1}
         where c.id = ${channelId}::uuid and c.workspace_id = ${workspaceId}::uuid
+          and c.archived_at is null
           and ${channelReadableSql('c', sql`${sender.id}::uuid`, chatRoles)}
           and (${parentId}::uuid is null or exists (
             select 1 from ${channelMessages} p
@@ -169,6 +171,7 @@ export async function postChannelMessage(
         lastReplyAt: null,
         reactions: [],
         attachments,
+        kind: 'text',
       },
     };
   }
@@ -221,6 +224,7 @@ function selectMessages(ctx: AppContext) {
       parentId: channelMessages.parentId,
       replyCount: channelMessages.replyCount,
       lastReplyAt: channelMessages.lastReplyAt,
+      kind: channelMessages.kind,
     })
     .from(channelMessages)
     .innerJoin(users, eq(users.id, channelMessages.senderId))
@@ -342,4 +346,48 @@ export async function workspaceChannelIds(ctx: AppContext, workspaceId: string):
     .from(channels)
     .where(eq(channels.workspaceId, workspaceId));
   return rows.map((r) => r.id);
+}
+
+/**
+ * Stores an announcement ("Ada renamed the channel to …", a system message) from `actorId`, with the
+ * channel's next seq and rev, whatever the channel's state (the announcement of archiving comes after
+ * the archiving). The service that made the change authorized it; nothing here is a user's input.
+ * Answers the stored message, or null when the channel is gone.
+ */
+export async function postSystemMessage(
+  ctx: AppContext,
+  channelId: string,
+  actorId: string,
+  content: string,
+): Promise<StoredChannelMessage | null> {
+  const now = ctx.now();
+  const result = await ctx.db.execute(sql`
+    with bumped as (
+      update ${channels} c set last_seq = c.last_seq + 1, last_rev = c.last_rev + 1
+      where c.id = ${channelId}::uuid
+      returning c.last_seq, c.last_rev
+    )
+    insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at, rev, kind)
+    select ${channelId}::uuid, bumped.last_seq, ${actorId}::uuid, ${content}, gen_random_uuid(),
+           ${now.toISOString()}::timestamptz, bumped.last_rev, 'system'
+    from bumped
+    returning id`);
+  const [row] = rowsOf<{ id: string }>(result);
+  if (!row) return null;
+  return loadMessageInChannel(ctx, channelId, row.id);
+}
+
+/** Who a system message names (the actor), or an empty name when the account is gone. */
+export async function loadSender(ctx: AppContext, userId: string): Promise<Sender | null> {
+  const [row] = await ctx.db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? null;
+}
+
+/** A channel's row by id, for the events that follow a change (null once deleted). */
+export async function loadChannelRow(ctx: AppContext, channelId: string) {
+  const [row] = await ctx.db.select().from(channels).where(eq(channels.id, channelId));
+  return row ?? null;
 }

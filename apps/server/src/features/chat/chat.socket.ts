@@ -1,4 +1,11 @@
 import {
+  announcement,
+  CHANNEL_EVENTS,
+  type ChannelAccessLostEvent,
+  type ChannelMembersChangedEvent,
+  type ChannelUpdatedEvent,
+} from '@cohort/shared/channels';
+import {
   CHAT_EVENTS,
   CHAT_MESSAGES,
   CHAT_NAMESPACE,
@@ -9,12 +16,15 @@ import {
   typingPayload,
   type UserTypingEvent,
 } from '@cohort/shared/chat';
+import { displayName } from '@cohort/shared/names';
 import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { uuidArray } from '../../db/any-uuid.ts';
 import { channels } from '../../db/schema.ts';
+import type { AppEvents } from '../../events/event-bus.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
+import { KeyedSerial } from '../../realtime/keyed-serial.ts';
 import { messageSendLimiter, type PerUserLimiter, type RealtimeOptions } from '../../realtime/options.ts';
 import {
   authenticatedNamespace,
@@ -22,11 +32,18 @@ import {
   type SocketData,
   userRoom,
 } from '../../realtime/socket-server.ts';
-import { channelReadableSql } from '../workspaces/workspaces.access.ts';
+import { channelMemberCount, channelReadableSql } from '../workspaces/workspaces.access.ts';
+import { presentChannelInfo } from '../workspaces/workspaces.presenter.ts';
 import { type ChannelPublisher, sendChannelMessage } from './chat.actions.ts';
 import { loadChannelForChat, ResolvedChannels } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
-import { loadMessageInChannel, workspaceChannelIds } from './chat.service.ts';
+import {
+  loadChannelRow,
+  loadMessageInChannel,
+  loadSender,
+  postSystemMessage,
+  workspaceChannelIds,
+} from './chat.service.ts';
 
 const CHANNEL_PREFIX = 'channel:';
 
@@ -234,7 +251,59 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     const rooms = channelIds.map(channelRoom);
     nsp.in(rooms).socketsLeave(rooms);
   };
+  // Channel management (issue 22): each change is announced in the channel as a system message, in
+  // order, then pushed: the channel's new fields or member count to its room and to the people
+  // concerned (their sidebars), and those who lost access leave the room and are told.
+  const onChannelChanged = async (e: AppEvents['channelChanged']) => {
+    for (const id of e.lostAccess) {
+      nsp.in(userRoom(id)).socketsLeave(channelRoom(e.channelId));
+      typing.stop(e.channelId, id);
+      nsp.to(userRoom(id)).emit(CHANNEL_EVENTS.channelAccessLost, {
+        workspaceId: e.workspaceId,
+        channelId: e.channelId,
+      } satisfies ChannelAccessLostEvent);
+    }
+    const actor = await loadSender(ctx, e.actorId);
+    for (const change of e.changes) {
+      const stored = await postSystemMessage(
+        ctx,
+        e.channelId,
+        e.actorId,
+        announcement(displayName(actor), change),
+      );
+      if (stored) announce(e.actorId, presentChannelMessage(stored));
+    }
+    const row = await loadChannelRow(ctx, e.channelId);
+    if (!row) return;
+    const membership = e.changes.some((c) => ['joined', 'left', 'added', 'removed'].includes(c.kind));
+    if (membership) {
+      const event: ChannelMembersChangedEvent = {
+        workspaceId: e.workspaceId,
+        channelId: e.channelId,
+        memberCount: await channelMemberCount(ctx, e.channelId),
+      };
+      nsp
+        .to([channelRoom(e.channelId), ...e.concerned.map(userRoom)])
+        .emit(CHANNEL_EVENTS.channelMembersChanged, event);
+    }
+    if (!membership || e.concerned.length > 0) {
+      const event: ChannelUpdatedEvent = { channel: presentChannelInfo(row) };
+      nsp
+        .to([
+          channelRoom(e.channelId),
+          ...e.concerned.filter((id) => !e.lostAccess.includes(id)).map(userRoom),
+        ])
+        .emit(CHANNEL_EVENTS.channelUpdated, event);
+    }
+  };
+  // One channel's announcements go out in the order its changes were published (commit order).
+  const announcements = new KeyedSerial();
   const handlers = {
+    channelChanged: (e: AppEvents['channelChanged']) => {
+      announcements
+        .run(e.channelId, () => onChannelChanged(e))
+        .catch((err) => ctx.log.error({ err }, 'announcing a channel change failed'));
+    },
     memberRemoved: (e: { workspaceId: string; userId: string }) => {
       onMemberRemoved(e).catch((err) => ctx.log.error({ err }, 'leaving rooms after member removal failed'));
     },
@@ -242,6 +311,7 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     channelDeleted: (e: { channelId: string }) => emptyRooms([e.channelId]),
   };
   const offs = [
+    ctx.bus.on('channelChanged', handlers.channelChanged),
     ctx.bus.on('memberRemoved', handlers.memberRemoved),
     ctx.bus.on('workspaceDeleted', handlers.workspaceDeleted),
     ctx.bus.on('channelDeleted', handlers.channelDeleted),

@@ -4,13 +4,14 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { CHANNEL_MESSAGES } from '@cohort/shared/channels';
 import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import { FILE_MESSAGES, sanitizeFileName, THUMBNAIL_MAX_BYTES } from '@cohort/shared/files';
 import { roleCan } from '@cohort/shared/permissions';
 import { and, count, eq, isNull, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { files, taskAttachments } from '../../db/schema.ts';
-import { badRequest, HttpError, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { loadRecipientForUser, orderedPair } from '../workspaces/peers.access.ts';
 import { isUuid, loadChannelForUser } from '../workspaces/workspaces.access.ts';
@@ -41,6 +42,8 @@ export async function resolveTarget(
   if (workspaceName && channelId) {
     const access = await loadChannelForUser(ctx, user, workspaceName, channelId);
     if (!roleCan(access.role, 'chat')) throw notFound(CHAT_MESSAGES.channelNotFound);
+    // An archived channel is read-only: nothing is shared into it (docs/permissions.md).
+    if (access.channel.archivedAt) throw conflict(CHANNEL_MESSAGES.archived);
     return { kind: 'channel', workspaceId: access.workspace.id, channelId: access.channel.id };
   }
   if (dmWith) {

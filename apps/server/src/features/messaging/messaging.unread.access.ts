@@ -12,7 +12,8 @@ export interface SeqMark {
 
 /**
  * Per conversation: not deleted messages of others with seq > afterSeq, at most `cap` (each count
- * stops at the cap, walking the (conversation, seq) index). In channels, thread replies do not count.
+ * stops at the cap, walking the (conversation, seq) index). In channels, thread replies and system
+ * messages do not count.
  * One statement. The caller has already checked that the reader may read these conversations.
  */
 export async function countUnread(
@@ -30,7 +31,8 @@ export async function countUnread(
   );
   const inConversation =
     kind === 'channel'
-      ? sql`${channelMessages} t where t.channel_id = m.id and t.parent_id is null`
+      ? // Announcements ("Ada joined the channel") are not news.
+        sql`${channelMessages} t where t.channel_id = m.id and t.parent_id is null and t.kind = 'text'`
       : sql`${directMessages} t where t.conversation_id = m.id`;
   const result = await ctx.db.execute(sql`
     select m.id::text as id,

@@ -50,6 +50,8 @@ interface Fixture {
   openId: string;
   /** Private channel created by the editor, listing nobody else: the admin and viewer are not in it. */
   secretId: string;
+  /** Private channel created by the admin, listing the editor (issue 22: channel members). */
+  staffId: string;
   invited: string;
 }
 
@@ -65,7 +67,15 @@ async function fixture(): Promise<Fixture> {
   });
   const open = await createChannel(t, admin, ws.name, { members: [viewer.id] });
   const secret = await createChannel(t, editor, ws.name, { private: true });
-  return { ws: ws.name, workspaceId: ws._id, openId: open._id, secretId: secret._id, invited };
+  const staff = await createChannel(t, admin, ws.name, { private: true, members: [editor.id] });
+  return {
+    ws: ws.name,
+    workspaceId: ws._id,
+    openId: open._id,
+    secretId: secret._id,
+    staffId: staff._id,
+    invited,
+  };
 }
 
 /** Everything this feature stores, in a stable order. */
@@ -118,7 +128,7 @@ const members = (viewer: number, editor: number, admin: number): Expected => ({
 
 interface RouteCase {
   route: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: (f: Fixture) => string;
   body?: (f: Fixture) => unknown;
   expected: Expected;
@@ -307,6 +317,143 @@ const ROUTES: RouteCase[] = [
     expected: members(404, 403, 404),
     hides: 'channel',
   },
+  // Issue 22: managing channels (docs/permissions.md, "Channels").
+  {
+    route: 'GET …/channels/browse',
+    method: 'GET',
+    path: (f) => wsUrl(f.ws, '/channels/browse'),
+    expected: members(200, 200, 200),
+    hides: 'workspace',
+    check: (res, actor, f) => {
+      const ids = channelIdsOf(res.json());
+      expect(ids).toContain(f.openId);
+      expect(ids.includes(f.secretId)).toBe(actor === 'editor');
+      expect(ids.includes(f.staffId)).toBe(actor !== 'viewer');
+    },
+  },
+  {
+    route: 'PATCH …/channels/:channelId {topic} (open, created by the admin)',
+    method: 'PATCH',
+    path: (f) => wsUrl(f.ws, `/channels/${f.openId}`),
+    body: () => ({ topic: 'Launch on Friday' }),
+    expected: members(403, 200, 200),
+    hides: 'workspace',
+    check: (res) => expect(res.json().topic).toBe('Launch on Friday'),
+  },
+  {
+    route: 'POST …/channels/:channelId/join (open)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.openId}/join`),
+    body: () => ({}),
+    expected: members(200, 200, 200),
+    hides: 'workspace',
+    check: (res) => expect(res.json().joined).toBe(true),
+  },
+  {
+    route: 'POST …/channels/:channelId/join (private, editor only)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.secretId}/join`),
+    body: () => ({}),
+    expected: members(404, 200, 404),
+    hides: 'channel',
+  },
+  {
+    route: 'POST …/channels/:channelId/leave (open)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.openId}/leave`),
+    body: () => ({}),
+    expected: members(200, 200, 200),
+    hides: 'workspace',
+    check: (res) => expect(res.json().joined).toBe(false),
+  },
+  {
+    route: 'POST …/channels/:channelId/leave (private, its last member is the editor)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.secretId}/leave`),
+    body: () => ({}),
+    expected: members(404, 409, 404),
+    hides: 'channel',
+  },
+  {
+    route: 'POST …/channels/:channelId/leave (private, admin and editor)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.staffId}/leave`),
+    body: () => ({}),
+    expected: members(404, 204, 204),
+    hides: 'channel',
+  },
+  {
+    route: 'POST …/channels/:channelId/archive (open)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.openId}/archive`),
+    body: () => ({}),
+    expected: members(403, 403, 200),
+    hides: 'workspace',
+    check: (res) => expect(res.json().archived).toBe(true),
+  },
+  {
+    route: 'POST …/channels/:channelId/unarchive (open, not archived)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.openId}/unarchive`),
+    body: () => ({}),
+    expected: members(403, 403, 409),
+    hides: 'workspace',
+  },
+  {
+    route: 'POST …/channels/:channelId/archive (private, editor only)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.secretId}/archive`),
+    body: () => ({}),
+    expected: members(404, 403, 404),
+    hides: 'channel',
+  },
+  {
+    route: 'PUT …/channels/:channelId/star (open)',
+    method: 'PUT',
+    path: (f) => wsUrl(f.ws, `/channels/${f.openId}/star`),
+    expected: members(200, 200, 200),
+    hides: 'workspace',
+    check: (res) => expect(res.json().starred).toBe(true),
+  },
+  {
+    route: 'DELETE …/channels/:channelId/star (private, editor only)',
+    method: 'DELETE',
+    path: (f) => wsUrl(f.ws, `/channels/${f.secretId}/star`),
+    expected: members(404, 200, 404),
+    hides: 'channel',
+  },
+  {
+    route: 'GET …/channels/:channelId/members (open)',
+    method: 'GET',
+    path: (f) => wsUrl(f.ws, `/channels/${f.openId}/members`),
+    expected: members(200, 200, 200),
+    hides: 'workspace',
+    check: (res) =>
+      expect(res.json().map((m: { _id: string }) => m._id)).toEqual([people.admin.id, people.viewer.id]),
+  },
+  {
+    route: 'GET …/channels/:channelId/members (private, editor only)',
+    method: 'GET',
+    path: (f) => wsUrl(f.ws, `/channels/${f.secretId}/members`),
+    expected: members(404, 200, 404),
+    hides: 'channel',
+  },
+  {
+    route: 'POST …/channels/:channelId/members (private, admin and editor)',
+    method: 'POST',
+    path: (f) => wsUrl(f.ws, `/channels/${f.staffId}/members`),
+    body: () => ({ userIds: [people.viewer.id] }),
+    expected: members(404, 403, 200),
+    hides: 'channel',
+    check: (res) => expect(res.json().map((m: { _id: string }) => m._id)).toContain(people.viewer.id),
+  },
+  {
+    route: 'DELETE …/channels/:channelId/members/:userId (private, admin and editor)',
+    method: 'DELETE',
+    path: (f) => wsUrl(f.ws, `/channels/${f.staffId}/members/${people.editor.id}`),
+    expected: members(404, 403, 204),
+    hides: 'channel',
+  },
   {
     route: 'GET /api/profile',
     method: 'GET',
@@ -346,7 +493,7 @@ describe.each(ROUTES)('$route', (rc) => {
       const hides = actor === 'outsider' ? 'workspace' : rc.hides;
       const variants =
         hides === 'channel'
-          ? [{ ...f, secretId: randomUUID() }]
+          ? [{ ...f, secretId: randomUUID(), staffId: randomUUID() }]
           : [
               { ...f, ws: uniqueName('missing') },
               { ...f, ws: f.workspaceId },

@@ -1,4 +1,11 @@
 import {
+  addChannelMembersBody,
+  browseChannelList,
+  channelMemberList,
+  channelMemberParams,
+} from '@cohort/shared/channels';
+import { roleCan } from '@cohort/shared/permissions';
+import {
   channel,
   channelList,
   channelParams,
@@ -10,11 +17,25 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { createChannel, deleteChannel, getChannel, listChannels, updateChannel } from './channels.service.ts';
+import {
+  addChannelMembers,
+  browseChannels,
+  createChannel,
+  deleteChannel,
+  getChannel,
+  joinChannel,
+  leaveChannel,
+  listChannelMembers,
+  listChannels,
+  removeChannelMember,
+  setChannelArchived,
+  setChannelStarred,
+  updateChannel,
+} from './channels.service.ts';
 import { loadChannelForUser, loadWorkspaceForUser } from './workspaces.access.ts';
 import { errorResponses, noContent, requireSession } from './workspaces.http.ts';
 import { authorize, canEditChannel } from './workspaces.policy.ts';
-import { presentChannel } from './workspaces.presenter.ts';
+import { presentBrowseChannel, presentChannel, presentChannelMember } from './workspaces.presenter.ts';
 
 export const channelsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
@@ -63,7 +84,7 @@ export const channelsRoutes =
           request.params.workspaceName,
           request.params.channelId,
         );
-        return presentChannel(await getChannel(ctx, access.channel));
+        return presentChannel(await getChannel(ctx, user, access.channel));
       },
     );
 
@@ -85,9 +106,13 @@ export const channelsRoutes =
           request.params.workspaceName,
           request.params.channelId,
         );
-        if (!canEditChannel(access.role, access.channel, user.id)) throw forbidden();
-        const updated = await updateChannel(ctx, access.channel, request.body);
-        return presentChannel(await getChannel(ctx, updated));
+        const { name, description, topic } = request.body;
+        const mayEdit = canEditChannel(access.role, access.channel, user.id);
+        // The name and description are the creator's or an admin's; the topic any editor's too.
+        if ((name !== undefined || description !== undefined) && !mayEdit) throw forbidden();
+        if (topic !== undefined && !mayEdit && !roleCan(access.role, 'setChannelTopic')) throw forbidden();
+        const updated = await updateChannel(ctx, user, access.channel, request.body);
+        return presentChannel(await getChannel(ctx, user, updated));
       },
     );
 
@@ -104,6 +129,151 @@ export const channelsRoutes =
         );
         authorize(access.role, 'manageChannels');
         await deleteChannel(ctx, access.channel);
+        return reply.status(204).send(null);
+      },
+    );
+
+    // Issue 22: browsing, joining, archiving, members, stars (docs/permissions.md, "Channels").
+
+    app.get(
+      '/api/workspaces/:workspaceName/channels/browse',
+      { schema: { tags, params: workspaceParams, response: { 200: browseChannelList, ...errorResponses } } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const access = await loadWorkspaceForUser(ctx, user, request.params.workspaceName);
+        authorize(access.role, 'joinChannel');
+        return (await browseChannels(ctx, user, access.workspace)).map(presentBrowseChannel);
+      },
+    );
+
+    for (const [path, action] of [
+      ['join', 'join'],
+      ['leave', 'leave'],
+    ] as const) {
+      app.post(
+        `/api/workspaces/:workspaceName/channels/:channelId/${path}`,
+        {
+          schema: {
+            tags,
+            params: channelParams,
+            response: { 200: channel, ...noContent, ...errorResponses },
+          },
+        },
+        async (request, reply) => {
+          const user = await requireUser(ctx, request);
+          const access = await loadChannelForUser(
+            ctx,
+            user,
+            request.params.workspaceName,
+            request.params.channelId,
+          );
+          authorize(access.role, 'joinChannel');
+          if (action === 'join') {
+            await joinChannel(ctx, user, access);
+          } else {
+            await leaveChannel(ctx, user, access);
+            // Out of a private channel, the caller no longer reads it: nothing to show.
+            if (access.channel.isPrivate) return reply.status(204).send(null);
+          }
+          return presentChannel(await getChannel(ctx, user, access.channel));
+        },
+      );
+    }
+
+    for (const [path, archived] of [
+      ['archive', true],
+      ['unarchive', false],
+    ] as const) {
+      app.post(
+        `/api/workspaces/:workspaceName/channels/:channelId/${path}`,
+        { schema: { tags, params: channelParams, response: { 200: channel, ...errorResponses } } },
+        async (request) => {
+          const user = await requireUser(ctx, request);
+          const access = await loadChannelForUser(
+            ctx,
+            user,
+            request.params.workspaceName,
+            request.params.channelId,
+          );
+          authorize(access.role, 'archiveChannel');
+          const row = await setChannelArchived(ctx, user, access.channel, archived);
+          return presentChannel(await getChannel(ctx, user, row));
+        },
+      );
+    }
+
+    for (const [method, starred] of [
+      ['PUT', true],
+      ['DELETE', false],
+    ] as const) {
+      app.route({
+        method,
+        url: '/api/workspaces/:workspaceName/channels/:channelId/star',
+        schema: { tags, params: channelParams, response: { 200: channel, ...errorResponses } },
+        handler: async (request) => {
+          const user = await requireUser(ctx, request);
+          const { workspaceName, channelId } = request.params as { workspaceName: string; channelId: string };
+          const access = await loadChannelForUser(ctx, user, workspaceName, channelId);
+          authorize(access.role, 'joinChannel');
+          await setChannelStarred(ctx, user, access.channel, starred);
+          return presentChannel(await getChannel(ctx, user, access.channel));
+        },
+      });
+    }
+
+    app.get(
+      '/api/workspaces/:workspaceName/channels/:channelId/members',
+      { schema: { tags, params: channelParams, response: { 200: channelMemberList, ...errorResponses } } },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const access = await loadChannelForUser(
+          ctx,
+          user,
+          request.params.workspaceName,
+          request.params.channelId,
+        );
+        authorize(access.role, 'readOpenChannel');
+        return (await listChannelMembers(ctx, access.channel)).map(presentChannelMember);
+      },
+    );
+
+    app.post(
+      '/api/workspaces/:workspaceName/channels/:channelId/members',
+      {
+        schema: {
+          tags,
+          params: channelParams,
+          body: addChannelMembersBody,
+          response: { 200: channelMemberList, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(ctx, request);
+        const access = await loadChannelForUser(
+          ctx,
+          user,
+          request.params.workspaceName,
+          request.params.channelId,
+        );
+        authorize(access.role, 'manageChannelMembers');
+        await addChannelMembers(ctx, user, access.channel, request.body.userIds);
+        return (await listChannelMembers(ctx, access.channel)).map(presentChannelMember);
+      },
+    );
+
+    app.delete(
+      '/api/workspaces/:workspaceName/channels/:channelId/members/:userId',
+      { schema: { tags, params: channelMemberParams, response: { ...noContent, ...errorResponses } } },
+      async (request, reply) => {
+        const user = await requireUser(ctx, request);
+        const access = await loadChannelForUser(
+          ctx,
+          user,
+          request.params.workspaceName,
+          request.params.channelId,
+        );
+        authorize(access.role, 'manageChannelMembers');
+        await removeChannelMember(ctx, user, access.channel, request.params.userId);
         return reply.status(204).send(null);
       },
     );

@@ -62,6 +62,10 @@ describe('POST /api/workspaces/:workspaceName/channels', () => {
       members: [editor.id, viewer.id],
       createdBy: editor.id,
       createdAt: expect.any(String),
+      topic: '',
+      archived: false,
+      joined: true,
+      starred: false,
     });
     // Open: every member sees it, including those not listed.
     for (const who of [admin, editor, viewer]) expect(await channelIds(who)).toContain(res.json()._id);

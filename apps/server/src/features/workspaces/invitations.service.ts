@@ -5,9 +5,16 @@ import {
   WORKSPACE_SEATS_MAX,
   type WorkspaceRole,
 } from '@cohort/shared/workspaces';
-import { and, asc, count, desc, eq, gt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { users, workspaceInvitations, workspaceMembers, workspaces } from '../../db/schema.ts';
+import {
+  channelMembers,
+  channels,
+  users,
+  workspaceInvitations,
+  workspaceMembers,
+  workspaces,
+} from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict, HttpError, notFound } from '../../http/errors.ts';
 import { takeRateLimit } from '../../http/rate-limit.ts';
@@ -302,6 +309,15 @@ export async function acceptInvitation(
       .values({ workspaceId: workspace.id, userId: user.id, role: taken.role, joinedAt: ctx.now() })
       .onConflictDoNothing()
       .returning({ role: workspaceMembers.role });
+    if (joined.length > 0) {
+      // A newcomer starts in every open, unarchived channel (docs/permissions.md, "Joining open
+      // channels") and leaves the ones they do not want.
+      await tx.execute(sql`
+        insert into ${channelMembers} (channel_id, user_id, created_at)
+        select c.id, ${user.id}::uuid, ${ctx.now().toISOString()}::timestamptz from ${channels} c
+        where c.workspace_id = ${workspace.id}::uuid and not c.is_private and c.archived_at is null
+        on conflict do nothing`);
+    }
     if (joined.length === 0) {
       const [member] = await tx
         .select({ role: workspaceMembers.role })

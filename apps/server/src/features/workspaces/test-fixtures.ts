@@ -16,7 +16,7 @@ import {
 
 export const uniqueName = (prefix = 'ws') => `${prefix}-${randomUUID().slice(0, 8)}`;
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export function client(t: TestApp) {
   const call = (method: Method, url: string, as?: TestUser, payload?: unknown) =>
@@ -31,6 +31,7 @@ export function client(t: TestApp) {
     get: (url: string, as?: TestUser) => call('GET', url, as),
     post: (url: string, as: TestUser | undefined, payload: unknown) => call('POST', url, as, payload),
     patch: (url: string, as: TestUser | undefined, payload: unknown) => call('PATCH', url, as, payload),
+    put: (url: string, as: TestUser | undefined, payload?: unknown) => call('PUT', url, as, payload),
     del: (url: string, as?: TestUser) => call('DELETE', url, as),
   };
 }

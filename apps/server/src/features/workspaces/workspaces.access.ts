@@ -253,6 +253,15 @@ export async function channelMemberIds(
   return result;
 }
 
+/** How many people are in a channel (joined an open one, or listed in a private one). */
+export async function channelMemberCount(ctx: AppContext, channelId: string): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(channelMembers)
+    .where(eq(channelMembers.channelId, channelId));
+  return Number(row?.n ?? 0);
+}
+
 /**
  * The channel `channelId` in whichever workspace holds it, when the caller may read it (for
  * callers that only know the channel id, like a call room); 404 otherwise, exactly as above.

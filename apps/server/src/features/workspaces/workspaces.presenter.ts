@@ -1,3 +1,4 @@
+import type { BrowseChannel, ChannelInfo, ChannelMemberItem } from '@cohort/shared/channels';
 import type {
   Channel,
   MemberListItem,
@@ -6,9 +7,10 @@ import type {
   WorkspaceMember,
   WorkspaceSummary,
 } from '@cohort/shared/workspaces';
-import type { ChannelView } from './channels.service.ts';
+import type { BrowseChannelView, ChannelMemberView, ChannelView } from './channels.service.ts';
 import type { MemberView } from './members.service.ts';
 import type { ProfileView } from './profile.service.ts';
+import type { ChannelRow } from './workspaces.access.ts';
 import type { WorkspaceDetailView, WorkspaceView } from './workspaces.service.ts';
 
 /** The only shapes in which workspaces, members, channels and profiles leave the server. */
@@ -50,6 +52,47 @@ export function presentChannel(v: ChannelView): Channel {
     members: v.memberIds,
     createdBy: v.channel.createdBy,
     createdAt: v.channel.createdAt.toISOString(),
+    topic: v.channel.topic,
+    archived: v.channel.archivedAt !== null,
+    joined: v.joined,
+    starred: v.starred,
+  };
+}
+
+/** The shared fields of a channel, for events every reader receives alike. */
+export function presentChannelInfo(c: ChannelRow): ChannelInfo {
+  return {
+    _id: c.id,
+    workspaceId: c.workspaceId,
+    name: c.name,
+    description: c.description,
+    topic: c.topic,
+    private: c.isPrivate,
+    archived: c.archivedAt !== null,
+  };
+}
+
+export function presentBrowseChannel(v: BrowseChannelView): BrowseChannel {
+  return {
+    _id: v.channel.id,
+    name: v.channel.name,
+    description: v.channel.description,
+    topic: v.channel.topic,
+    private: v.channel.isPrivate,
+    archived: v.channel.archivedAt !== null,
+    memberCount: v.memberCount,
+    joined: v.joined,
+  };
+}
+
+export function presentChannelMember(m: ChannelMemberView): ChannelMemberItem {
+  return {
+    _id: m.id,
+    email: m.email,
+    firstName: m.firstName,
+    lastName: m.lastName,
+    role: m.role,
+    isCreator: m.isCreator,
   };
 }
 

@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import { channels, users, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict } from '../../http/errors.ts';
+import { type ChannelView, channelViews } from './channels.service.ts';
 import {
   afterInvitationsSent,
   type InvitationsSent,
@@ -22,8 +23,6 @@ import {
 import { listMembers, type MemberView, membersOf } from './members.service.ts';
 import {
   type Caller,
-  type ChannelRow,
-  channelMemberIds,
   listReadableChannels,
   type WorkspaceAccess,
   type WorkspaceRow,
@@ -43,7 +42,7 @@ export interface WorkspaceView {
 
 export interface WorkspaceDetailView extends WorkspaceView {
   role: WorkspaceRole;
-  channels: Array<{ channel: ChannelRow; memberIds: string[] }>;
+  channels: ChannelView[];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -95,16 +94,12 @@ export async function getWorkspaceDetail(
     creatorEmail(ctx, workspace),
     listReadableChannels(ctx, caller, workspace.id),
   ]);
-  const memberIds = await channelMemberIds(
-    ctx,
-    readable.map((c) => c.id),
-  );
   return {
     workspace,
     creatorEmail: creator,
     members,
     role,
-    channels: readable.map((channel) => ({ channel, memberIds: memberIds.get(channel.id) ?? [] })),
+    channels: await channelViews(ctx, caller, readable),
   };
 }
 

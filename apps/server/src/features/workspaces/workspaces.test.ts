@@ -217,6 +217,10 @@ describe('GET /api/workspaces/:workspaceName', () => {
           members: [owner.id, colleague.id],
           createdBy: owner.id,
           createdAt: expect.any(String),
+          topic: '',
+          archived: false,
+          joined: true,
+          starred: false,
         },
       ]);
     }

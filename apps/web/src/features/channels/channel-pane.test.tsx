@@ -37,6 +37,7 @@ function aMessage(seq: number, overrides: Partial<ChannelMessage> = {}): Channel
     timestamp: new Date().toISOString(),
     clientId: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
     attachments: [],
+    kind: 'text',
     sender: { _id: BOB._id, email: BOB.email, name: 'Bob Builder' },
     rev: seq,
     editedAt: null,
@@ -49,7 +50,7 @@ function aMessage(seq: number, overrides: Partial<ChannelMessage> = {}): Channel
   };
 }
 
-async function setup() {
+async function setup(channel = aChannel()) {
   const api = stubApi({
     'GET /api/me': () => ({ json: meResponse }),
     [`GET ${PATH}`]: (url) => historyReply(history, url),
@@ -80,7 +81,7 @@ async function setup() {
       json: [aMember(), aMember({ _id: BOB._id, email: BOB.email, firstName: 'Bob', lastName: 'Builder' })],
     }),
   });
-  const view = renderAt('/', <ChannelPane workspaceName="Apollo" channel={aChannel()} />);
+  const view = renderAt('/', <ChannelPane workspaceName="Apollo" channel={channel} />);
   // The conversation appears once the signed-in user is known.
   await screen.findByRole('log', { name: 'Messages in general' });
   return { ...view, api };
@@ -448,6 +449,30 @@ describe('ChannelPane: read marks', () => {
     expect(await screen.findByRole('button', { name: 'Mute' })).toBeTruthy();
     expect(muted).toBe(false);
     expect(api.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/mute'))).toHaveLength(2);
+  });
+});
+
+describe('ChannelPane: managed channels (issue 22)', () => {
+  it('shows the topic, announcements as quiet lines, and an archived channel as read-only', async () => {
+    history = [aMessage(1), aMessage(2, { kind: 'system', content: 'Bob Builder archived the channel' })];
+    await setup(aChannel({ topic: 'Ship on Friday', archived: true }));
+    await connected();
+    expect(screen.getByTestId('channel-topic').textContent).toBe('Topic: Ship on Friday');
+    const line = await within(log()).findByText(/Bob Builder archived the channel/);
+    // An announcement is a quiet line, not a bubble: no actions on it.
+    expect(line.tagName).toBe('LI');
+    expect(within(line).queryAllByRole('button')).toHaveLength(0);
+    expect(
+      screen.getAllByRole('status').some((s) => s.textContent?.includes('This channel is archived')),
+    ).toBe(true);
+    expect((input() as HTMLTextAreaElement).disabled).toBe(true);
+  });
+
+  it('offers Join for an open channel the reader has not joined, and Star', async () => {
+    await setup(aChannel({ joined: false }));
+    expect(screen.getByRole('button', { name: 'Join channel' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Star' }).getAttribute('aria-pressed')).toBe('false');
+    expect(screen.queryByRole('button', { name: 'Leave channel' })).toBeNull();
   });
 });
 

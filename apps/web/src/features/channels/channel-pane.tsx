@@ -4,7 +4,7 @@ import { displayName } from '@cohort/shared/names';
 import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Bell, BellOff, Lock, Sparkles, Video } from 'lucide-react';
+import { Archive, Bell, BellOff, Info, Lock, Sparkles, Star, Video } from 'lucide-react';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
@@ -35,6 +35,8 @@ import {
 } from '../reads/reads.public.ts';
 import { CreateTaskFromMessageDialog, TaskLinkPreviews } from '../tasks/tasks.public.ts';
 import { membersQuery } from '../workspaces/workspaces.public.ts';
+import { ChannelDetailsDialog } from './channel-details-dialog.tsx';
+import { channelAbilities, useChannelAction } from './channel-manage.queries.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';
 import { typingText } from './typing.ts';
@@ -59,6 +61,7 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
   const me = useMe();
   const navigate = useNavigate();
   const [showSummary, setShowSummary] = useState(false);
+  const [showDetails, setShowDetails] = useState(false);
 
   return (
     // Every sender and @mention in the channel (and its thread) opens that person's card.
@@ -82,12 +85,26 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
                 </>
               )}
             </h2>
+            {channel.topic && (
+              <p
+                data-testid="channel-topic"
+                className="mt-1 truncate text-sm font-medium text-slate-800 dark:text-slate-200"
+              >
+                <span className="sr-only">Topic: </span>
+                {channel.topic}
+              </p>
+            )}
             <p className="mt-1 hidden text-sm break-words text-slate-600 sm:block dark:text-slate-400">
               {channel.description}
             </p>
           </div>
           {/* On a phone the actions are icons (their names stay for screen readers). */}
           <div className="flex shrink-0 items-center gap-1 sm:flex-wrap sm:gap-2">
+            <ChannelMembershipButtons workspaceName={workspaceName} channel={channel} />
+            <Button variant="secondary" size="sm" onClick={() => setShowDetails(true)}>
+              <Info aria-hidden="true" className="size-4" />
+              <span className="max-sm:sr-only">Details</span>
+            </Button>
             <MuteButton workspaceName={workspaceName} channelId={channel._id} />
             <Button
               variant="secondary"
@@ -109,6 +126,24 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
             </Button>
           </div>
         </header>
+        {channel.archived && (
+          <p
+            role="status"
+            className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-6 py-2 text-sm text-amber-900"
+          >
+            <Archive aria-hidden="true" className="size-4 shrink-0" />
+            This channel is archived: it is read-only.
+          </p>
+        )}
+        {showDetails && (
+          <ChannelDetailsDialog
+            workspaceName={workspaceName}
+            channel={channel}
+            workspaceRole={role ?? 'viewer'}
+            userId={me.data?._id}
+            onClose={() => setShowDetails(false)}
+          />
+        )}
         <MeetingBanner workspaceName={workspaceName} channelId={channel._id} />
         {showSummary && (
           <SummaryPanel
@@ -198,6 +233,7 @@ function ChannelConversation({
 
   /** A stored message's bubble with its actions, reactions, thread summary and markers. */
   const renderMessage = (message: ChannelMessage, layout: MessageLayout & { inThread?: boolean }) => {
+    if (message.kind === 'system') return <SystemMessage key={message._id} message={message} />;
     const own = message.sender._id === me._id;
     const isEditing = editing === message._id;
     return (
@@ -301,7 +337,7 @@ function ChannelConversation({
           onSend={chat.send}
           uploadTarget={{ workspaceName, channelId: channel._id }}
           onInput={chat.onInput}
-          disabled={!!chat.joinError}
+          disabled={!!chat.joinError || channel.archived}
           mentionCandidates={mentionCandidates}
         />
       </div>
@@ -369,4 +405,66 @@ function startsRun(previous: Item | undefined, item: Item): boolean {
     if (previous.message.sender._id !== item.message.sender._id) return true;
   }
   return item.date.getTime() - previous.date.getTime() > RUN_WINDOW_MS;
+}
+
+/** An announcement ("Ada renamed the channel to launch"): a quiet line, not a bubble. */
+function SystemMessage({ message }: { message: ChannelMessage }) {
+  const at = new Date(message.timestamp);
+  // The log is a list: the announcement is one of its items, like a bubble.
+  return (
+    <li
+      id={`message-${message._id}`}
+      className="px-4 py-1 text-center text-xs text-slate-600 italic dark:text-slate-400"
+    >
+      {message.content}{' '}
+      <time dateTime={message.timestamp} className="text-slate-500 not-italic">
+        {at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+      </time>
+    </li>
+  );
+}
+
+/** Star (the caller's own), and Join or Leave for an open channel. */
+function ChannelMembershipButtons({ workspaceName, channel }: { workspaceName: string; channel: Channel }) {
+  const me = useMe();
+  const action = useChannelAction(workspaceName, channel._id);
+  const can = channelAbilities('viewer', channel, me.data?._id);
+  const run = (a: Parameters<typeof action.mutateAsync>[0], failure: string) =>
+    action.mutateAsync(a).catch(() => toast.error(failure));
+  return (
+    <>
+      <Button
+        variant="secondary"
+        size="sm"
+        aria-pressed={channel.starred}
+        disabled={action.isPending}
+        onClick={() => run({ kind: 'star', starred: !channel.starred }, 'Could not change the star')}
+      >
+        <Star
+          aria-hidden="true"
+          className={channel.starred ? 'size-4 fill-amber-400 text-amber-500' : 'size-4'}
+        />
+        <span className="max-sm:sr-only">{channel.starred ? 'Starred' : 'Star'}</span>
+      </Button>
+      {can.join && (
+        <Button
+          size="sm"
+          disabled={action.isPending}
+          onClick={() => run({ kind: 'join' }, 'Could not join the channel')}
+        >
+          Join channel
+        </Button>
+      )}
+      {can.leave && !channel.private && (
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={action.isPending}
+          onClick={() => run({ kind: 'leave' }, 'Could not leave the channel')}
+        >
+          Leave channel
+        </Button>
+      )}
+    </>
+  );
 }

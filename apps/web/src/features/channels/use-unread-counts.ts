@@ -1,3 +1,4 @@
+import { CHANNEL_EVENTS } from '@cohort/shared/channels.constants';
 import { CHAT_EVENTS, CHAT_NAMESPACE } from '@cohort/shared/chat.constants';
 import { READ_EVENTS } from '@cohort/shared/reads.constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -5,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { ACK_TIMEOUT_MS } from '../../lib/conversation-store.ts';
 import { openLive } from '../../lib/live.ts';
 import { applyChannelUnread, channelUnreadQuery, readKeys } from '../reads/reads.public.ts';
+import { refreshChannels } from './channel-manage.queries.ts';
 
 export interface SidebarUnread {
   /** Unread messages per channel id (channels without any, muted ones and the open one are absent). */
@@ -60,7 +62,8 @@ export function useUnreadCounts(
         const parsed = channelMessage.safeParse(raw);
         if (!parsed.success) return;
         const m = parsed.data;
-        if (m.sender._id === userId || m.parentId !== null) return;
+        // Announcements ("Bob joined the channel") are not news, as on the server.
+        if (m.sender._id === userId || m.parentId !== null || m.kind === 'system') return;
         setLive((old) => {
           if (old[m.channel]?.has(m._id)) return old;
           const map = new Map(old[m.channel]);
@@ -68,6 +71,13 @@ export function useUnreadCounts(
           return { ...old, [m.channel]: map };
         });
       });
+      // Channel management (issue 22): a rename, topic, archive, someone joining or leaving, or losing
+      // a private channel refetches what shows channels (the sidebar, the browse view, member lists).
+      for (const event of Object.values(CHANNEL_EVENTS)) {
+        socket.on(event, () => {
+          void refreshChannels(queryClient, workspaceName);
+        });
+      }
       socket.on(READ_EVENTS.readMarkChanged, (raw: unknown) => {
         const parsed = channelUnread.safeParse(raw);
         if (parsed.success) applyChannelUnread(queryClient, parsed.data);

@@ -35,6 +35,10 @@ export function aChannel(overrides: Partial<Channel> = {}): Channel {
     members: [ME._id],
     createdBy: ME._id,
     createdAt: '2025-01-01T00:00:00.000Z',
+    topic: '',
+    archived: false,
+    joined: true,
+    starred: false,
     ...overrides,
   };
 }

@@ -6,7 +6,7 @@ import { toast } from '../../lib/toast.ts';
 import { type FakeSocket, openedSockets } from '../../test/fake-socket.ts';
 import { mockFetch, renderRoutes, requestsOf } from '../../test/render.tsx';
 import CreateChannelPage from './create-channel-page.tsx';
-import { aChannel, aMember, aWorkspace, BOB, ME, meResponse } from './test-data.ts';
+import { aChannel, aMember, aWorkspace, aWorkspaceSummary, BOB, ME, meResponse } from './test-data.ts';
 import WorkspacePage from './workspace-page.tsx';
 
 // The channel pane and the sidebar's unread counter open Socket.IO connections; here they are fakes.
@@ -48,6 +48,57 @@ function workspaceApi(workspace: WorkspaceDetail, extra: Parameters<typeof mockF
     ...extra,
   });
 }
+
+describe('WorkspacePage: sidebar groups and the workspace switcher (issue 22)', () => {
+  it('groups starred and joined channels, leaves out archived and unjoined ones, and links to browse', async () => {
+    const workspace = aWorkspace('viewer', {
+      chat: {
+        channels: [
+          aChannel({ _id: 'c1', name: 'general' }),
+          aChannel({ _id: 'c2', name: 'design', starred: true }),
+          aChannel({ _id: 'c3', name: 'random', joined: false }),
+          aChannel({ _id: 'c4', name: 'old', archived: true }),
+        ],
+      },
+    });
+    workspaceApi(workspace, {
+      'GET /api/workspaces': () => ({
+        json: [aWorkspaceSummary(), aWorkspaceSummary({ _id: 'w2', name: 'Zeus' })],
+      }),
+      'GET /api/workspaces/Zeus': () => ({
+        json: aWorkspace('viewer', {
+          _id: 'w2',
+          name: 'Zeus',
+          chat: { channels: [aChannel({ _id: 'z1' })] },
+        }),
+      }),
+      'GET /api/workspaces/Zeus/unread': () => ({
+        json: [{ channelId: 'z1', workspaceId: 'w2', lastReadSeq: 0, lastSeq: 4, unread: 4, muted: false }],
+      }),
+      'GET /api/workspaces/Zeus/mentions': () => ({ json: [] }),
+      'GET /api/workspaces/Apollo/mentions': () => ({ json: [] }),
+      'GET /api/direct/unread': () => ({ json: [] }),
+    });
+    renderWorkspace('/workspace/Apollo');
+    const sidebar = await screen.findByRole('navigation', { name: 'Channels' });
+    const starred = within(sidebar).getByRole('list', { name: 'Starred' });
+    expect(within(starred).getByRole('link', { name: /design/ })).toBeTruthy();
+    const channels = within(sidebar).getByRole('list', { name: 'Channels' });
+    expect(
+      within(channels)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual([expect.stringContaining('general')]);
+    expect(within(sidebar).queryByRole('link', { name: /random|old/ })).toBeNull();
+    expect(within(sidebar).getByRole('link', { name: 'Browse channels' }).getAttribute('href')).toBe(
+      '/workspace/Apollo/browse',
+    );
+
+    const switcher = screen.getByRole('navigation', { name: 'Workspaces' });
+    expect(await within(switcher).findByRole('link', { name: 'Zeus, 4 unread' })).toBeTruthy();
+    expect(within(switcher).getByRole('link', { name: 'Apollo' }).getAttribute('aria-current')).toBe('page');
+  });
+});
 
 describe('WorkspacePage', () => {
   it('shows the header, the channels and the prompt until a channel is chosen', async () => {

@@ -3,6 +3,7 @@ import type { Channel, WorkspaceDetail } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
 import {
   BellOff,
+  Compass,
   FolderGit2,
   Hash,
   Lock,
@@ -10,24 +11,32 @@ import {
   MessagesSquare,
   PanelLeftOpen,
   Settings,
+  Star,
 } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { drawerPanelClasses, useDrawer } from '../../components/ui/drawer.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
-import { ChannelPane, type SidebarUnread, useUnreadCounts } from '../channels/channels.public.ts';
+import {
+  BrowseChannels,
+  ChannelPane,
+  type SidebarUnread,
+  useUnreadCounts,
+} from '../channels/channels.public.ts';
 import { MentionBadge } from '../notifications/notifications.public.ts';
-import { PersonButton } from '../people/people.public.ts';
+import { chatWithUrl, PersonButton } from '../people/people.public.ts';
 import { PresenceDot, usePresence, useWorkspacePresence } from '../presence/presence.public.ts';
-import { unreadLabel } from '../reads/reads.public.ts';
+import { unreadLabel, useDirectUnread } from '../reads/reads.public.ts';
 import { CreateChannelForm } from './create-channel-form.tsx';
 import { LeaveWorkspaceButton } from './leave-workspace-button.tsx';
 import { ROLE_LABELS } from './role-select.tsx';
+import { sidebarGroups } from './sidebar-groups.ts';
 import { isTwoFactorRequired, TwoFactorRequired } from './two-factor-required.tsx';
+import { WorkspaceSwitcher } from './workspace-switcher.tsx';
 import {
   canCreateChannel,
   canManageMembers,
@@ -43,6 +52,7 @@ import {
  */
 export default function WorkspacePage() {
   const { workspaceName = '', channelId } = useParams();
+  const browsing = useMatch('/workspace/:workspaceName/browse') !== null;
   const workspace = useQuery(workspaceQuery(workspaceName));
   const channel = channelId ? workspace.data?.chat.channels.find((c) => c._id === channelId) : undefined;
   useDocumentTitle(
@@ -76,17 +86,21 @@ export default function WorkspacePage() {
       </div>
     );
   }
-  return <WorkspaceView workspace={workspace.data} channelId={channelId} channel={channel} />;
+  return (
+    <WorkspaceView workspace={workspace.data} channelId={channelId} channel={channel} browsing={browsing} />
+  );
 }
 
 function WorkspaceView({
   workspace,
   channelId,
   channel,
+  browsing,
 }: {
   workspace: WorkspaceDetail;
   channelId: string | undefined;
   channel: Channel | undefined;
+  browsing: boolean;
 }) {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
@@ -151,17 +165,23 @@ function WorkspaceView({
         </div>
       </header>
 
-      <div className="grid min-h-0 flex-1 overflow-hidden bg-white md:min-h-[34rem] md:grid-cols-[17rem_1fr] md:rounded-b-2xl md:border md:border-t-0 md:border-slate-200 dark:border-slate-800 dark:bg-slate-900">
+      <div className="grid min-h-0 flex-1 overflow-hidden bg-white md:min-h-[34rem] md:grid-cols-[4rem_17rem_1fr] md:rounded-b-2xl md:border md:border-t-0 md:border-slate-200 dark:border-slate-800 dark:bg-slate-900">
         {drawer.overlay}
+        <div className="hidden border-r border-slate-200 bg-slate-100 py-3 md:block dark:border-slate-800 dark:bg-slate-950">
+          <WorkspaceSwitcher currentId={workspace._id} />
+        </div>
         <ChannelSidebar
           drawer={drawer}
           workspace={workspace}
           selectedId={channelId}
+          browsing={browsing}
           unread={unread}
           onCreate={() => setCreating(true)}
         />
         <div className="min-h-0 min-w-0 md:border-l md:border-slate-200 dark:md:border-slate-800">
-          {channelId ? (
+          {browsing ? (
+            <BrowseChannels workspaceName={workspace.name} />
+          ) : channelId ? (
             channel ? (
               <ChannelPane
                 key={channel._id}
@@ -212,17 +232,19 @@ function ChannelSidebar({
   drawer,
   workspace,
   selectedId,
+  browsing,
   unread,
   onCreate,
 }: {
   drawer: ReturnType<typeof useDrawer<HTMLElement>>;
   workspace: WorkspaceDetail;
   selectedId: string | undefined;
+  browsing: boolean;
   /** Unread counts per channel id (channels without any are absent) and the muted channels. */
   unread: SidebarUnread;
   onCreate: () => void;
 }) {
-  const channels = workspace.chat.channels;
+  const groups = sidebarGroups(workspace.chat.channels, selectedId);
   // On a phone the sidebar is a drawer (the menu button in the workspace's header), so the chat
   // has the screen; the drawer scrolls (a workspace may list a hundred people).
   return (
@@ -230,76 +252,71 @@ function ChannelSidebar({
       {...drawer.panelProps}
       aria-labelledby="channels-heading"
       className={cn(
-        drawer.open ? drawerPanelClasses : 'hidden bg-slate-50/70 p-3 md:flex md:flex-col dark:bg-slate-900',
+        drawer.open
+          ? drawerPanelClasses
+          : 'hidden overflow-y-auto bg-slate-50/70 p-3 md:flex md:flex-col dark:bg-slate-900',
       )}
     >
+      {drawer.open && (
+        <div className="mb-3 border-b border-slate-200 pb-3">
+          <WorkspaceSwitcher currentId={workspace._id} horizontal />
+        </div>
+      )}
+      {groups.starred.length > 0 && (
+        <>
+          <h2
+            id="starred-heading"
+            className="flex items-center gap-1 px-2 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase"
+          >
+            <Star aria-hidden="true" className="size-3" />
+            Starred
+          </h2>
+          <ul aria-labelledby="starred-heading" className="mb-3 space-y-1">
+            {groups.starred.map((c) => (
+              <ChannelLink
+                key={c._id}
+                workspaceName={workspace.name}
+                channel={c}
+                selectedId={selectedId}
+                unread={unread}
+              />
+            ))}
+          </ul>
+        </>
+      )}
       <h2
         id="channels-heading"
         className="px-2 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase"
       >
         Channels
       </h2>
-      {channels.length === 0 ? (
+      {groups.channels.length === 0 && groups.starred.length === 0 ? (
         <p className="px-2 py-3 text-sm text-slate-600">No channels yet.</p>
       ) : (
-        <ul className="space-y-1">
-          {channels.map((c) => {
-            const selected = c._id === selectedId;
-            const count = unread.counts[c._id];
-            const muted = unread.muted[c._id] === true;
-            return (
-              <li key={c._id}>
-                <Link
-                  to={channelPath(workspace.name, c._id)}
-                  aria-current={selected ? 'page' : undefined}
-                  className={cn(
-                    'block rounded-lg px-2.5 py-2 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600',
-                    selected
-                      ? 'bg-indigo-600 text-white shadow-sm'
-                      : 'text-slate-800 hover:bg-white hover:shadow-sm',
-                    // Muted: still there, but quiet.
-                    muted && !selected && 'opacity-60',
-                  )}
-                >
-                  <span className="flex items-center gap-1.5 text-sm font-semibold">
-                    {c.private ? (
-                      <>
-                        <Lock aria-hidden="true" className="size-3.5 shrink-0 opacity-80" />
-                        <span className="sr-only">Private channel: </span>
-                      </>
-                    ) : (
-                      <Hash aria-hidden="true" className="size-3.5 shrink-0 opacity-70" />
-                    )}
-                    <span className="min-w-0 flex-1 truncate">{c.name}</span>
-                    <MentionBadge workspace={workspace.name} channelId={c._id} />
-                    {muted && (
-                      <>
-                        <BellOff aria-hidden="true" className="ml-auto size-3.5 shrink-0 opacity-70" />
-                        <span className="sr-only"> (muted)</span>
-                      </>
-                    )}
-                    {count !== undefined && (
-                      <span className="ml-auto shrink-0 rounded-full bg-indigo-600 px-1.5 py-0.5 text-[11px] leading-none font-semibold text-white tabular-nums">
-                        {unreadLabel(count)}
-                        <span className="sr-only"> unread</span>
-                      </span>
-                    )}
-                  </span>
-                  <span
-                    title={c.description}
-                    className={cn(
-                      'mt-0.5 block truncate text-xs',
-                      selected ? 'text-indigo-100' : 'text-slate-600',
-                    )}
-                  >
-                    {c.description}
-                  </span>
-                </Link>
-              </li>
-            );
-          })}
+        <ul aria-labelledby="channels-heading" className="space-y-1">
+          {groups.channels.map((c) => (
+            <ChannelLink
+              key={c._id}
+              workspaceName={workspace.name}
+              channel={c}
+              selectedId={selectedId}
+              unread={unread}
+            />
+          ))}
         </ul>
       )}
+      <Link
+        to={`${workspacePath(workspace.name)}/browse`}
+        aria-current={browsing ? 'page' : undefined}
+        className={cn(
+          'mt-2 flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600',
+          browsing ? 'bg-indigo-600 text-white' : 'text-indigo-700 hover:bg-white hover:shadow-sm',
+        )}
+      >
+        <Compass aria-hidden="true" className="size-4" />
+        Browse channels
+      </Link>
+      <DirectMessagesList workspaceName={workspace.name} />
       <PeopleList workspaceName={workspace.name} />
       <div className="mt-auto pt-4">
         {canCreateChannel(workspace.role) ? (
@@ -351,4 +368,103 @@ function PeopleList({ workspaceName }: { workspaceName: string }) {
 
 function PersonDot({ userId }: { userId: string }) {
   return <PresenceDot status={usePresence(userId)} />;
+}
+
+/** One channel of the sidebar: its name, unread and mention counts, and whether it is muted. */
+function ChannelLink({
+  workspaceName,
+  channel: c,
+  selectedId,
+  unread,
+}: {
+  workspaceName: string;
+  channel: Channel;
+  selectedId: string | undefined;
+  unread: SidebarUnread;
+}) {
+  const selected = c._id === selectedId;
+  const count = unread.counts[c._id];
+  const muted = unread.muted[c._id] === true;
+  return (
+    <li>
+      <Link
+        to={channelPath(workspaceName, c._id)}
+        aria-current={selected ? 'page' : undefined}
+        className={cn(
+          'block rounded-lg px-2.5 py-2 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600',
+          selected ? 'bg-indigo-600 text-white shadow-sm' : 'text-slate-800 hover:bg-white hover:shadow-sm',
+          // Muted: still there, but quiet.
+          muted && !selected && 'opacity-60',
+        )}
+      >
+        <span className="flex items-center gap-1.5 text-sm font-semibold">
+          {c.private ? (
+            <>
+              <Lock aria-hidden="true" className="size-3.5 shrink-0 opacity-80" />
+              <span className="sr-only">Private channel: </span>
+            </>
+          ) : (
+            <Hash aria-hidden="true" className="size-3.5 shrink-0 opacity-70" />
+          )}
+          <span className="min-w-0 flex-1 truncate">{c.name}</span>
+          <MentionBadge workspace={workspaceName} channelId={c._id} />
+          {muted && (
+            <>
+              <BellOff aria-hidden="true" className="ml-auto size-3.5 shrink-0 opacity-70" />
+              <span className="sr-only"> (muted)</span>
+            </>
+          )}
+          {count !== undefined && (
+            <span className="ml-auto shrink-0 rounded-full bg-indigo-600 px-1.5 py-0.5 text-[11px] leading-none font-semibold text-white tabular-nums">
+              {unreadLabel(count)}
+              <span className="sr-only"> unread</span>
+            </span>
+          )}
+        </span>
+        <span
+          title={c.topic || c.description}
+          className={cn('mt-0.5 block truncate text-xs', selected ? 'text-indigo-100' : 'text-slate-600')}
+        >
+          {c.joined ? c.description : 'Not joined: previewing'}
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+/** The sidebar's direct messages: conversations with this workspace's members, with unread counts. */
+function DirectMessagesList({ workspaceName }: { workspaceName: string }) {
+  const conversations = useDirectUnread();
+  const members = useQuery(membersQuery(workspaceName));
+  const here = new Set((members.data ?? []).map((m) => m.email.toLowerCase()));
+  const shown = (conversations.data ?? []).filter((c) => here.has(c.email.toLowerCase()));
+  if (shown.length === 0) return null;
+  return (
+    <section aria-labelledby="dm-heading" className="mt-4">
+      <h2
+        id="dm-heading"
+        className="px-2 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase"
+      >
+        Direct messages
+      </h2>
+      <ul className="space-y-0.5">
+        {shown.map((c) => (
+          <li key={c.email}>
+            <Link
+              to={chatWithUrl(c.email)}
+              className="flex items-center gap-2 rounded-lg px-2.5 py-1 text-sm text-slate-800 hover:bg-white hover:shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-600"
+            >
+              <span className="min-w-0 flex-1 truncate">{c.name || c.email}</span>
+              {c.unread > 0 && (
+                <span className="shrink-0 rounded-full bg-indigo-600 px-1.5 py-0.5 text-[11px] leading-none font-semibold text-white tabular-nums">
+                  {unreadLabel(c.unread)}
+                  <span className="sr-only"> unread</span>
+                </span>
+              )}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
