@@ -70,7 +70,6 @@ export const channelMemberList = z.array(channelMemberItem);
 // ---------------------------------------------------------------------------------------------------
 // Real-time (`/chat`, server → client)
 
-
 /** The shared fields of a channel (no per-user ones: every reader gets the same event). */
 export const channelInfo = z.object({
   _id: z.string(),

@@ -116,7 +116,8 @@ describe('event outbox', () => {
       expect(await pending()).toBe(1);
       // The writer's claim keeps other nodes' drainers off it while the writer publishes it.
       expect(await t.outbox.drain()).toBe(0);
-      const message = stored!.message;
+      if (!stored) throw new Error('the mention was not stored');
+      const { message } = stored as NonNullable<Awaited<ReturnType<typeof post>>>;
       await emitMessageCreated(t.ctx, {
         kind: 'channel',
         messageId: message.id,

@@ -1,6 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
 import { PollingDrainer } from '../db/polling-drainer.ts';
 import { eventOutbox } from '../db/schema.ts';
 import type { AppEvents } from './event-bus.ts';
