@@ -569,6 +569,107 @@ const ROWS: Row[] = [
     expected: member(403, 403, 404),
   },
 
+  // -- Channel management (issue 22) ------------------------------------------------------------------
+  {
+    route: 'GET /api/workspaces/:workspaceName/channels/browse',
+    url: () => ws('/channels/browse'),
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'POST /api/workspaces/:workspaceName/channels/:channelId/join',
+    variant: 'open',
+    prepare: async (sc) => ({ id: await sc.makeChannel() }),
+    url: (_sc, v) => ch(v.id as string, '/join'),
+    expected: member(200, 200, 200),
+  },
+  {
+    // Private: only those listed see it (already in: joining is a no-op); the admin is not listed.
+    route: 'POST /api/workspaces/:workspaceName/channels/:channelId/join',
+    variant: 'private',
+    url: (sc) => ch(sc.secret, '/join'),
+    expected: member(200, 200, 404),
+  },
+  {
+    route: 'POST /api/workspaces/:workspaceName/channels/:channelId/leave',
+    variant: 'open',
+    prepare: async (sc) => ({
+      id: await sc.makeChannel({ members: [sc.people.viewer.id, sc.people.editor.id] }),
+    }),
+    url: (_sc, v) => ch(v.id as string, '/leave'),
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'POST /api/workspaces/:workspaceName/channels/:channelId/leave',
+    variant: 'private, listing all three',
+    prepare: async (sc) => ({
+      id: await sc.makeChannel({
+        private: true,
+        by: 'editor',
+        members: [sc.people.viewer.id, sc.people.admin.id],
+      }),
+    }),
+    url: (_sc, v) => ch(v.id as string, '/leave'),
+    expected: member(204, 204, 204),
+  },
+  {
+    route: 'POST /api/workspaces/:workspaceName/channels/:channelId/archive',
+    prepare: async (sc) => ({ id: await sc.makeChannel() }),
+    url: (_sc, v) => ch(v.id as string, '/archive'),
+    expected: member(403, 403, 200),
+  },
+  {
+    route: 'POST /api/workspaces/:workspaceName/channels/:channelId/unarchive',
+    prepare: async (sc) => {
+      const id = await sc.makeChannel();
+      await sc.make('POST', ch(id, '/archive'), 'admin');
+      return { id };
+    },
+    url: (_sc, v) => ch(v.id as string, '/unarchive'),
+    expected: member(403, 403, 200),
+  },
+  {
+    route: 'PUT /api/workspaces/:workspaceName/channels/:channelId/star',
+    variant: 'open',
+    url: (sc) => ch(sc.open, '/star'),
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'DELETE /api/workspaces/:workspaceName/channels/:channelId/star',
+    variant: 'private',
+    url: (sc) => ch(sc.secret, '/star'),
+    expected: member(200, 200, 404),
+  },
+  {
+    route: 'GET /api/workspaces/:workspaceName/channels/:channelId/members',
+    variant: 'open',
+    url: (sc) => ch(sc.open, '/members'),
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'GET /api/workspaces/:workspaceName/channels/:channelId/members',
+    variant: 'private',
+    url: (sc) => ch(sc.secret, '/members'),
+    expected: member(200, 200, 404),
+  },
+  {
+    // A private channel of the admin listing the viewer and the editor: only admins manage members.
+    route: 'POST /api/workspaces/:workspaceName/channels/:channelId/members',
+    prepare: async (sc) => ({
+      id: await sc.makeChannel({ private: true, members: [sc.people.viewer.id] }),
+    }),
+    url: (_sc, v) => ch(v.id as string, '/members'),
+    body: (sc) => ({ userIds: [sc.people.editor.id] }),
+    expected: member(403, 404, 200),
+  },
+  {
+    route: 'DELETE /api/workspaces/:workspaceName/channels/:channelId/members/:userId',
+    prepare: async (sc) => ({
+      id: await sc.makeChannel({ private: true, members: [sc.people.viewer.id, sc.people.editor.id] }),
+    }),
+    url: (sc, v) => ch(v.id as string, `/members/${sc.people.viewer.id}`),
+    expected: member(403, 403, 204),
+  },
+
   // -- Channel messages -----------------------------------------------------------------------------
   {
     route: 'GET /api/workspaces/:workspaceName/channels/:channelId/messages',
