@@ -1,5 +1,5 @@
 import { displayName } from '@cohort/shared/names';
-import { type Channel, updateChannelBody, type WorkspaceRole } from '@cohort/shared/workspaces';
+import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery } from '@tanstack/react-query';
 import { Archive, ArchiveRestore, UserMinus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
@@ -129,7 +129,9 @@ function AboutForm({
       ...(canRename && description.trim() !== channel.description ? { description } : {}),
       ...(topic.trim() !== channel.topic ? { topic } : {}),
     };
-    // The shared schema first: the same limits and characters the server checks.
+    // The shared schema first: the same limits and characters the server checks (loaded on first
+    // save, so zod stays out of the channel page's first download).
+    const { updateChannelBody } = await import('@cohort/shared/workspaces');
     const parsed = updateChannelBody.safeParse(body);
     if (!parsed.success) {
       setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
