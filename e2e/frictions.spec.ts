@@ -60,7 +60,7 @@ test('signing in lands on the dashboard, and a workspace’s Exit goes back to i
   await page.goto(`/workspace/${encodeURIComponent(name)}`);
   // The workspace chunk and its data can take a while on a busy machine.
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible({ timeout: 30_000 });
-  await page.getByRole('link', { name: 'Exit' }).click();
+  await page.getByRole('link', { name: 'Exit', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Your Workspaces' })).toBeVisible();
 });

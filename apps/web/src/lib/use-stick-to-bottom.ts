@@ -53,8 +53,12 @@ export function useStickToBottom<T extends HTMLElement>({
     const el = ref.current;
     if (!el) return;
     const top = el.scrollTop;
+    // The event of a jump made here (to an anchored message, or the first page's bottom) is not the
+    // reader scrolling: an anchor near the bottom must not turn following back on, or the newer
+    // history arriving after it would carry the reader away from it.
+    const ownJump = Math.abs(top - lastTop.current) < 1;
     if (top < lastTop.current - 2) stick.current = false;
-    if (el.scrollHeight - top - el.clientHeight <= NEAR_BOTTOM_PX) {
+    if (!ownJump && el.scrollHeight - top - el.clientHeight <= NEAR_BOTTOM_PX) {
       stick.current = true;
       setHasNew(false);
     }
