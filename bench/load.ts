@@ -121,9 +121,9 @@ dbUrl.pathname = `/${dbName}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'cohort-load-'));
 const servers: { url: string; child: ChildProcess; inspectPort: number; cgroup: string }[] = [];
 
-/** Throttled periods and time (ms) of a node's cgroup so far: shows whether the quota bit. */
+/** CFS periods of a node's cgroup so far, and those in which it ran out of quota. */
 function throttling(cgroup: string) {
-  if (!cgroup) return { periods: 0, throttled: 0, throttledMs: 0 };
+  if (!cgroup) return { periods: 0, throttled: 0 };
   const stat = Object.fromEntries(
     readFileSync(join(cgroup, 'cpu.stat'), 'utf8')
       .trim()
@@ -133,7 +133,6 @@ function throttling(cgroup: string) {
   return {
     periods: Number(stat.nr_periods),
     throttled: Number(stat.nr_throttled),
-    throttledMs: Number(stat.throttled_time) / 1e6,
   };
 }
 const generators: ChildProcess[] = [];
@@ -465,10 +464,7 @@ try {
     const machine1 = machineJiffies();
     const throttle = servers.map((s, i) => {
       const [a, b] = [throttle0[i] ?? throttling(''), throttling(s.cgroup)];
-      return {
-        share: (b.throttled - a.throttled) / Math.max(1, b.periods - a.periods),
-        ms: b.throttledMs - a.throttledMs,
-      };
+      return (b.throttled - a.throttled) / Math.max(1, b.periods - a.periods);
     });
     const xacts = (await transactions()) - xact0;
     const serverCpu = servers.map(
@@ -530,7 +526,7 @@ try {
       ),
       server_cpu_pct: serverCpu.map((c) => Math.round(c)).join('+'),
       // Share of CFS periods in which a node ran out of its quota (with NODE_CPU_QUOTA).
-      throttled_periods_pct: throttle.map((t) => Math.round(t.share * 100)).join('+'),
+      throttled_periods_pct: throttle.map((t) => Math.round(t * 100)).join('+'),
       server_rss_mib: servers.map((s) => rssMiB(s.child.pid ?? 0)).join('+'),
       generator_cpu_pct: stats.map((s) => Math.round((s.cpuSeconds / seconds) * 100)).join('+'),
       machine_cpu_pct: Math.round(
