@@ -141,8 +141,8 @@ export async function attachAdapter(ctx: AppContext, io: Server): Promise<() => 
   // The cluster adapter awaits each XADD's reply (the stream offset, which only connection state
   // recovery uses; Cohort does not enable it) before it delivers to this node's own sockets or
   // joins/leaves their rooms: every local delivery waited for a Redis round trip and another turn
-  // of a busy event loop (and for Redis itself while it was down). Answering at once keeps the
-  // order: local effects run in call order, and the XADDs are still sent in call order.
+  // of a busy event loop. Answering at once keeps the order: local effects run in call order, and
+  // the XADDs are still sent in call order.
   function localFirst(nsp: Namespace) {
     const adapter = streams(nsp) as unknown as { doPublish(message: unknown): Promise<string> };
     const publish = adapter.doPublish.bind(adapter);
