@@ -15,6 +15,8 @@ export interface LoadUser {
   workspaceName: string;
   channelIds: string[];
   taskListId: string;
+  /** Index of the node this user talks to (HTTP and socket). */
+  node: number;
 }
 
 export type ParentMessage =
@@ -31,6 +33,9 @@ export interface WindowStats {
   requests: Record<string, number[]>;
   /** Sender's send time → another member's receipt (ms). */
   deliveries: number[];
+  /** `deliveries` split by whether sender and receiver are on different nodes (through Redis). */
+  crossNode: number[];
+  sameNode: number[];
   errors: Record<string, number>;
   typingReceived: number;
   connected: number;
@@ -49,6 +54,8 @@ let running = true;
 interface Window {
   requests: Record<string, number[]>;
   deliveries: number[];
+  crossNode: number[];
+  sameNode: number[];
   errors: Record<string, number>;
   typingReceived: number;
   startedAt: number;
@@ -57,6 +64,8 @@ interface Window {
 const newWindow = (): Window => ({
   requests: {},
   deliveries: [],
+  crossNode: [],
+  sameNode: [],
   errors: {},
   typingReceived: 0,
   startedAt: now(),
@@ -87,7 +96,7 @@ const sockets: Socket[] = [];
 let connected = 0;
 
 async function http(kind: string, user: LoadUser, path: string) {
-  const url = `${nodes[user.index % nodes.length]}${path}`;
+  const url = `${nodes[user.node]}${path}`;
   const t0 = now();
   try {
     const res = await fetch(url, { headers: { authorization: `Bearer ${user.token}` } });
@@ -105,7 +114,7 @@ const historyPath = (user: LoadUser, channelId: string) =>
 const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)] as T;
 
 async function startUser(user: LoadUser) {
-  const socket = connect(`${nodes[user.index % nodes.length]}/chat`, {
+  const socket = connect(`${nodes[user.node]}/chat`, {
     transports: ['websocket'],
     forceNew: true,
     reconnection: false,
@@ -121,9 +130,13 @@ async function startUser(user: LoadUser) {
     const prior = bySeq.get(m.seq);
     if (prior === undefined) bySeq.set(m.seq, m._id);
     else if (prior !== m._id) fail('conflicting seq', `${m.channel} #${m.seq}: ${prior} vs ${m._id}`);
-    // Content is `L|<sender index>|<send time>|…`; only other members' receipts count.
-    const [tag, sender, sentAt] = m.content.split('|');
-    if (tag === 'L' && Number(sender) !== user.index) win.deliveries.push(now() - Number(sentAt));
+    // Content is `L|<sender index>|<send time>|<sender's node>|…`; only other members' receipts count.
+    const [tag, sender, sentAt, senderNode] = m.content.split('|');
+    if (tag !== 'L' || Number(sender) === user.index) return;
+    const ms = now() - Number(sentAt);
+    win.deliveries.push(ms);
+    if (Number(senderNode) !== user.node) win.crossNode.push(ms);
+    else win.sameNode.push(ms);
   });
   socket.on('userTyping', () => {
     win.typingReceived++;
@@ -153,7 +166,7 @@ async function send(user: LoadUser, socket: Socket, channelId: string) {
       channelId,
       workspaceName: user.workspaceName,
       clientId: randomUUID(),
-      message: { content: `L|${user.index}|${t0}|hello from a simulated user` },
+      message: { content: `L|${user.index}|${t0}|${user.node}|hello from a simulated user` },
     });
     if (ack.ok) {
       record('socket sendMessage', now() - t0);
@@ -249,6 +262,8 @@ process.on('message', async (msg: ParentMessage) => {
         type: 'stats',
         requests: win.requests,
         deliveries: win.deliveries,
+        crossNode: win.crossNode,
+        sameNode: win.sameNode,
         errors: win.errors,
         typingReceived: win.typingReceived,
         connected,

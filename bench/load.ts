@@ -3,9 +3,14 @@
 //
 //   node --import tsx bench/load.ts                          one node, steps 500,1000,2000,3000
 //   STEPS=1000,2000 HOLD=60 node --import tsx bench/load.ts
-//   NODES=2 node --import tsx bench/load.ts                  two nodes, Redis adapter, clients spread
+//   NODES=2 node --import tsx bench/load.ts                  two nodes, Redis adapter, each user on a
+//                                                            random node
 //   PROFILE=/tmp/prof node --import tsx bench/load.ts        V8 CPU profile of each node during each
 //                                                            measured hold (summarized by bench/cpu-top.ts)
+//   NODE_CPU_QUOTA=0.4 NODES=2 node --import tsx bench/load.ts
+//                                                            each node in its own cgroup (v1 cpu
+//                                                            controller, root only) capped at 0.4 cores;
+//                                                            PostgreSQL, Redis and the generator uncapped
 //
 // Users, sessions, workspaces (WORKSPACE_SIZE users each, CHANNELS channels), 50 messages of history
 // per channel and a task board per user are seeded with bulk SQL (no argon2 per user); everything
@@ -16,7 +21,7 @@
 // created on DATABASE_URL's server and dropped afterwards.
 import { type ChildProcess, execSync, fork, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +42,12 @@ const HISTORY = Number(process.env.HISTORY ?? 50);
 const ALL_STEPS = process.env.ALL_STEPS === '1';
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Cores per node (a CFS quota per node process); unset: uncapped. */
+const NODE_CPU_QUOTA = Number(process.env.NODE_CPU_QUOTA ?? 0);
+// A 10 ms CFS period (the kernel's default is 100 ms): the quota then acts like a slower core,
+// not like a node frozen for up to 60 ms of every 100 (that pause alone would break delivery p99).
+const CPU_PERIOD_US = Number(process.env.NODE_CPU_PERIOD_US ?? 10_000);
+const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -108,10 +119,38 @@ const dbUrl = new URL(DATABASE_URL);
 dbUrl.pathname = `/${dbName}`;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cohort-load-'));
-const servers: { url: string; child: ChildProcess; inspectPort: number }[] = [];
+const servers: { url: string; child: ChildProcess; inspectPort: number; cgroup: string }[] = [];
+
+/** CFS periods of a node's cgroup so far, and those in which it ran out of quota. */
+function throttling(cgroup: string) {
+  if (!cgroup) return { periods: 0, throttled: 0 };
+  const stat = Object.fromEntries(
+    readFileSync(join(cgroup, 'cpu.stat'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string]),
+  );
+  return {
+    periods: Number(stat.nr_periods),
+    throttled: Number(stat.nr_throttled),
+  };
+}
 const generators: ChildProcess[] = [];
 
-async function cleanup() {
+let cleaning: Promise<void> | null = null;
+const cleanup = () => {
+  cleaning ??= cleanupOnce();
+  return cleaning;
+};
+// Ctrl-C or a kill still drops the database and removes the cgroups.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`${signal}: cleaning up…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function cleanupOnce() {
   // Generators first, so no request is in flight when the nodes shut down.
   await Promise.all(
     generators.map(
@@ -119,7 +158,7 @@ async function cleanup() {
         new Promise((r) => {
           if (g.exitCode !== null) return r(null);
           g.once('exit', r);
-          g.send({ type: 'stop' } satisfies ParentMessage);
+          if (g.connected) g.send({ type: 'stop' } satisfies ParentMessage);
           setTimeout(() => g.kill('SIGKILL'), 5000).unref();
         }),
     ),
@@ -134,6 +173,8 @@ async function cleanup() {
         }),
     ),
   );
+  // A cgroup can only be removed once its process has exited (awaited above).
+  for (const { cgroup } of servers) if (cgroup && existsSync(cgroup)) rmdirSync(cgroup);
   rmSync(dataDir, { recursive: true, force: true });
   if (NODES > 1) {
     // The adapter's stream of this run.
@@ -169,7 +210,20 @@ async function startNode(i: number) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  servers.push({ url, child, inspectPort });
+  const server = { url, child, inspectPort, cgroup: '' };
+  servers.push(server);
+  if (NODE_CPU_QUOTA > 0) {
+    // Moved in right after the spawn: only the first milliseconds of start-up run uncapped.
+    const cgroup = join(CGROUP_ROOT, `cohort-bench-node${i}-${child.pid}`);
+    mkdirSync(cgroup);
+    server.cgroup = cgroup; // known to cleanup() from here on
+    writeFileSync(join(cgroup, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
+    writeFileSync(join(cgroup, 'cpu.cfs_quota_us'), String(Math.round(NODE_CPU_QUOTA * CPU_PERIOD_US)));
+    // A high weight makes the quota the node's budget on a shared machine too, not only its ceiling:
+    // up to the quota it runs ahead of other work (8 × a nice-0 process).
+    writeFileSync(join(cgroup, 'cpu.shares'), String(8 * 1024));
+    writeFileSync(join(cgroup, 'cgroup.procs'), String(child.pid));
+  }
   await waitReady(url, child);
 }
 
@@ -287,12 +341,20 @@ async function seed(total: number): Promise<LoadUser[]> {
           workspaceName: name,
           channelIds: mine,
           taskListId: '',
+          // At random, as a load balancer would: by index, every member of a channel landed on the
+          // same node (the channel stride is even) and no delivery crossed Redis.
+          node: Math.floor(Math.random() * NODES),
         });
       });
     }
-    // A task board per user: one list with five tasks.
+    // A personal task board per user (issue 20): one list with five tasks.
+    await c.query(
+      `insert into task_boards (owner_id, title, created_by) select u, 'Personal board', u from unnest($1::uuid[]) u`,
+      [ids],
+    );
     const { rows: lists } = await c.query<{ id: string; owner_id: string }>(
-      `insert into task_lists (owner_id, title) select u, 'Board' from unnest($1::uuid[]) u returning id, owner_id`,
+      `insert into task_lists (board_id, owner_id, title)
+       select b.id, b.owner_id, 'Board' from task_boards b where b.owner_id = any($1::uuid[]) returning id, owner_id`,
       [ids],
     );
     await c.query(
@@ -345,7 +407,7 @@ try {
   const total = Math.max(...STEPS);
   const started = new Date();
   console.log(
-    `load: ${NODES} node(s), ${GENERATORS} generator process(es), steps ${STEPS.join(', ')}, ` +
+    `load: ${NODES} node(s)${NODE_CPU_QUOTA > 0 ? ` capped at ${NODE_CPU_QUOTA} cores each (CFS period ${CPU_PERIOD_US / 1000} ms)` : ''}, ${GENERATORS} generator process(es), steps ${STEPS.join(', ')}, ` +
       `${WARMUP}+${HOLD} s each, ${CHANNELS} channels per ${WORKSPACE_SIZE}-user workspace, PostgreSQL ${dbName}`,
   );
   for (let i = 0; i < NODES; i++) await startNode(i);
@@ -383,6 +445,7 @@ try {
     await all({ type: 'reset' }, 'reset');
     const at = new Date();
     const serverCpu0 = servers.map((s) => cpuSeconds(s.child.pid ?? 0));
+    const throttle0 = servers.map((s) => throttling(s.cgroup));
     const machine0 = machineJiffies();
     const load0 = loadavg()[0] ?? 0;
     const xact0 = await transactions();
@@ -399,6 +462,10 @@ try {
       ),
     );
     const machine1 = machineJiffies();
+    const throttle = servers.map((s, i) => {
+      const [a, b] = [throttle0[i] ?? throttling(''), throttling(s.cgroup)];
+      return (b.throttled - a.throttled) / Math.max(1, b.periods - a.periods);
+    });
     const xacts = (await transactions()) - xact0;
     const serverCpu = servers.map(
       (s, i) => ((cpuSeconds(s.child.pid ?? 0) - (serverCpu0[i] ?? 0)) / seconds) * 100,
@@ -407,11 +474,15 @@ try {
     const requests: Record<string, number[]> = {};
     const errors: Record<string, number> = {};
     const deliveries: number[] = [];
+    const crossNode: number[] = [];
+    const sameNode: number[] = [];
     let typing = 0;
     for (const s of stats) {
       for (const [k, v] of Object.entries(s.requests)) requests[k] = [...(requests[k] ?? []), ...v];
       for (const [k, v] of Object.entries(s.errors)) errors[k] = (errors[k] ?? 0) + v;
       deliveries.push(...s.deliveries);
+      crossNode.push(...s.crossNode);
+      sameNode.push(...s.sameNode);
       typing += s.typingReceived;
     }
     const perKind = Object.entries(requests)
@@ -442,6 +513,10 @@ try {
       deliveries_per_s: Math.round(delivery.n / seconds),
       delivery_p50_ms: r1(delivery.p50),
       delivery_p99_ms: r1(delivery.p99),
+      // Two nodes: p50 / p99 of deliveries within a node and between nodes (through Redis).
+      same_node_delivery_ms: NODES > 1 ? `${r1(summary(sameNode).p50)} / ${r1(summary(sameNode).p99)}` : '',
+      cross_node_delivery_ms:
+        NODES > 1 ? `${r1(summary(crossNode).p50)} / ${r1(summary(crossNode).p99)}` : '',
       errors: errorCount,
       // Per request (HTTP and socket sends; periodic checks and fan-out included): the cost side,
       // which a busy machine disturbs far less than latency.
@@ -450,6 +525,8 @@ try {
         (serverCpu.reduce((a, b) => a + b, 0) * 10 * seconds) / Math.max(1, allRequests.n),
       ),
       server_cpu_pct: serverCpu.map((c) => Math.round(c)).join('+'),
+      // Share of CFS periods in which a node ran out of its quota (with NODE_CPU_QUOTA).
+      throttled_periods_pct: throttle.map((t) => Math.round(t * 100)).join('+'),
       server_rss_mib: servers.map((s) => rssMiB(s.child.pid ?? 0)).join('+'),
       generator_cpu_pct: stats.map((s) => Math.round((s.cpuSeconds / seconds) * 100)).join('+'),
       machine_cpu_pct: Math.round(
@@ -543,7 +620,7 @@ try {
   };
   console.log(consistency);
 
-  const name = NODES > 1 ? `load-${NODES}-nodes` : 'load-1-node';
+  const name = `${NODES > 1 ? `load-${NODES}-nodes` : 'load-1-node'}${NODE_CPU_QUOTA > 0 ? `-quota-${NODE_CPU_QUOTA}` : ''}`;
   report(name, rows);
   console.log(
     `largest step meeting every target: ${best ? best.users : 'none'} users` +
@@ -554,7 +631,16 @@ try {
   writeFileSync(
     join(repoRoot, 'bench', 'results', `${name}-details.json`),
     JSON.stringify(
-      { started, nodes: NODES, generators: GENERATORS, best, rows, details, consistency },
+      {
+        started,
+        nodes: NODES,
+        nodeCpuQuota: NODE_CPU_QUOTA || null,
+        generators: GENERATORS,
+        best,
+        rows,
+        details,
+        consistency,
+      },
       null,
       2,
     ),

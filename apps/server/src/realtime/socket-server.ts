@@ -133,13 +133,27 @@ export async function attachAdapter(ctx: AppContext, io: Server): Promise<() => 
   // Without a listener a dropped Redis connection would crash the process; the client reconnects.
   client.on('error', (err: Error) => ctx.log.error({ err }, 'redis connection error'));
   await client.connect();
-  io.adapter(
-    createAdapter(client, {
-      streamName: ctx.config.REDIS_STREAM,
-      channelPrefix: ctx.config.REDIS_STREAM,
-      onlyPlaintext: true,
-    }),
-  );
+  const streams = createAdapter(client, {
+    streamName: ctx.config.REDIS_STREAM,
+    channelPrefix: ctx.config.REDIS_STREAM,
+    onlyPlaintext: true,
+  });
+  // The cluster adapter awaits each XADD's reply (the stream offset, which only connection state
+  // recovery uses; Cohort does not enable it) before it delivers to this node's own sockets or
+  // joins/leaves their rooms: every local delivery waited for a Redis round trip and another turn
+  // of a busy event loop. Answering at once keeps the order: local effects run in call order, and
+  // the XADDs are still sent in call order.
+  function localFirst(nsp: Namespace) {
+    const adapter = streams(nsp) as unknown as { doPublish(message: unknown): Promise<string> };
+    const publish = adapter.doPublish.bind(adapter);
+    adapter.doPublish = (message) => {
+      publish(message).catch((err: Error) => ctx.log.warn({ err }, 'redis adapter publish failed'));
+      return Promise.resolve('');
+    };
+    return adapter;
+  }
+  // Socket.IO calls the adapter with `new`: a function returning an object gives that object.
+  io.adapter(localFirst as unknown as typeof streams);
   return async () => {
     try {
       await client.quit();
