@@ -1,15 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MigrationRunner, migrationsUpTo, openMigrationRunner } from '../../test/migrations.ts';
+import { migrationsFolder } from '../paths.ts';
 
 /**
  * Migration 0015 (channel management, issue 22) on a database with data in it: applied after 0014 to
@@ -17,57 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * the postgres project.
  */
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 let upTo14: string;
-
-interface Runner {
-  query<T>(text: string, params?: unknown[]): Promise<T[]>;
-  migrate(folder: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function openRunner(): Promise<Runner> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (process.env.COHORT_TEST_DB === 'postgres' && serverUrl) {
-    const name = `cohort_mig_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString() });
-    return {
-      query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-      migrate: (folder) => migratePg(drizzlePg(pool) as never, { migrationsFolder: folder }),
-      close: async () => {
-        await pool.end();
-        const c = new pg.Client({ connectionString: serverUrl });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      },
-    };
-  }
-  const client = await PGlite.create('memory://');
-  return {
-    query: async (text, params) => (await client.query(text, params as unknown[])).rows as never,
-    migrate: (folder) => migrate(drizzle({ client }) as never, { migrationsFolder: folder }),
-    close: () => client.close(),
-  };
-}
-
-let db: Runner;
+let db: MigrationRunner;
 beforeAll(async () => {
-  // The committed migrations as they were before channel management: 0000..0014.
-  upTo14 = mkdtempSync(join(tmpdir(), 'cohort-mig-'));
-  cpSync(migrationsFolder, upTo14, { recursive: true });
-  rmSync(join(upTo14, '0015_channel_management.sql'));
-  const journalPath = join(upTo14, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ idx: number }> };
-  journal.entries = journal.entries.filter((e) => e.idx <= 14);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  db = await openRunner();
+  // The committed migrations as they were before this one: 0000..0014.
+  upTo14 = migrationsUpTo(14);
+  db = await openMigrationRunner();
 }, 60_000);
 afterAll(async () => {
   await db?.close();
