@@ -13,6 +13,7 @@ import {
   updateChannelBody,
   workspaceParams,
 } from '@cohort/shared/workspaces';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../http/errors.ts';
@@ -37,11 +38,19 @@ import { errorResponses, noContent, requireSession } from './workspaces.http.ts'
 import { authorize, canEditChannel } from './workspaces.policy.ts';
 import { presentBrowseChannel, presentChannel, presentChannelMember } from './workspaces.presenter.ts';
 
+type ChannelRequest = FastifyRequest & { params: { workspaceName: string; channelId: string } };
+
 export const channelsRoutes =
   (ctx: AppContext): FastifyPluginAsyncZod =>
   async (app) => {
     requireSession(ctx, app);
     const tags = ['channels'];
+    /** The caller and the channel named by the route (404 unless they may see it). */
+    const channelOf = async (request: ChannelRequest) => {
+      const user = await requireUser(ctx, request);
+      const { workspaceName, channelId } = request.params;
+      return { user, access: await loadChannelForUser(ctx, user, workspaceName, channelId) };
+    };
 
     app.get(
       '/api/workspaces/:workspaceName/channels',
@@ -77,13 +86,7 @@ export const channelsRoutes =
       '/api/workspaces/:workspaceName/channels/:channelId',
       { schema: { tags, params: channelParams, response: { 200: channel, ...errorResponses } } },
       async (request) => {
-        const user = await requireUser(ctx, request);
-        const access = await loadChannelForUser(
-          ctx,
-          user,
-          request.params.workspaceName,
-          request.params.channelId,
-        );
+        const { user, access } = await channelOf(request);
         return presentChannel(await getChannel(ctx, user, access.channel));
       },
     );
@@ -99,13 +102,7 @@ export const channelsRoutes =
         },
       },
       async (request) => {
-        const user = await requireUser(ctx, request);
-        const access = await loadChannelForUser(
-          ctx,
-          user,
-          request.params.workspaceName,
-          request.params.channelId,
-        );
+        const { user, access } = await channelOf(request);
         const { name, description, topic } = request.body;
         const mayEdit = canEditChannel(access.role, access.channel, user.id);
         // The name and description are the creator's or an admin's; the topic any editor's too.
@@ -120,13 +117,7 @@ export const channelsRoutes =
       '/api/workspaces/:workspaceName/channels/:channelId',
       { schema: { tags, params: channelParams, response: { ...noContent, ...errorResponses } } },
       async (request, reply) => {
-        const user = await requireUser(ctx, request);
-        const access = await loadChannelForUser(
-          ctx,
-          user,
-          request.params.workspaceName,
-          request.params.channelId,
-        );
+        const { access } = await channelOf(request);
         authorize(access.role, 'manageChannels');
         await deleteChannel(ctx, access.channel);
         return reply.status(204).send(null);
@@ -160,13 +151,7 @@ export const channelsRoutes =
           },
         },
         async (request, reply) => {
-          const user = await requireUser(ctx, request);
-          const access = await loadChannelForUser(
-            ctx,
-            user,
-            request.params.workspaceName,
-            request.params.channelId,
-          );
+          const { user, access } = await channelOf(request);
           authorize(access.role, 'joinChannel');
           if (action === 'join') {
             await joinChannel(ctx, user, access);
@@ -188,13 +173,7 @@ export const channelsRoutes =
         `/api/workspaces/:workspaceName/channels/:channelId/${path}`,
         { schema: { tags, params: channelParams, response: { 200: channel, ...errorResponses } } },
         async (request) => {
-          const user = await requireUser(ctx, request);
-          const access = await loadChannelForUser(
-            ctx,
-            user,
-            request.params.workspaceName,
-            request.params.channelId,
-          );
+          const { user, access } = await channelOf(request);
           authorize(access.role, 'archiveChannel');
           const row = await setChannelArchived(ctx, user, access.channel, archived);
           return presentChannel(await getChannel(ctx, user, row));
@@ -211,9 +190,7 @@ export const channelsRoutes =
         url: '/api/workspaces/:workspaceName/channels/:channelId/star',
         schema: { tags, params: channelParams, response: { 200: channel, ...errorResponses } },
         handler: async (request) => {
-          const user = await requireUser(ctx, request);
-          const { workspaceName, channelId } = request.params as { workspaceName: string; channelId: string };
-          const access = await loadChannelForUser(ctx, user, workspaceName, channelId);
+          const { user, access } = await channelOf(request as ChannelRequest);
           authorize(access.role, 'joinChannel');
           await setChannelStarred(ctx, user, access.channel, starred);
           return presentChannel(await getChannel(ctx, user, access.channel));
@@ -225,13 +202,7 @@ export const channelsRoutes =
       '/api/workspaces/:workspaceName/channels/:channelId/members',
       { schema: { tags, params: channelParams, response: { 200: channelMemberList, ...errorResponses } } },
       async (request) => {
-        const user = await requireUser(ctx, request);
-        const access = await loadChannelForUser(
-          ctx,
-          user,
-          request.params.workspaceName,
-          request.params.channelId,
-        );
+        const { access } = await channelOf(request);
         authorize(access.role, 'readOpenChannel');
         return (await listChannelMembers(ctx, access.channel)).map(presentChannelMember);
       },
@@ -248,13 +219,7 @@ export const channelsRoutes =
         },
       },
       async (request) => {
-        const user = await requireUser(ctx, request);
-        const access = await loadChannelForUser(
-          ctx,
-          user,
-          request.params.workspaceName,
-          request.params.channelId,
-        );
+        const { user, access } = await channelOf(request);
         authorize(access.role, 'manageChannelMembers');
         await addChannelMembers(ctx, user, access.channel, request.body.userIds);
         return (await listChannelMembers(ctx, access.channel)).map(presentChannelMember);
@@ -265,13 +230,7 @@ export const channelsRoutes =
       '/api/workspaces/:workspaceName/channels/:channelId/members/:userId',
       { schema: { tags, params: channelMemberParams, response: { ...noContent, ...errorResponses } } },
       async (request, reply) => {
-        const user = await requireUser(ctx, request);
-        const access = await loadChannelForUser(
-          ctx,
-          user,
-          request.params.workspaceName,
-          request.params.channelId,
-        );
+        const { user, access } = await channelOf(request);
         authorize(access.role, 'manageChannelMembers');
         await removeChannelMember(ctx, user, access.channel, request.params.userId);
         return reply.status(204).send(null);
