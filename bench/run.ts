@@ -7,5 +7,8 @@ await import('./call-first-frame.ts');
 await import('./summary.ts');
 await import('./github-sync.ts');
 await import('./board-moves.ts'); // team board: 500 cards, 20 watchers, move → visible p99, PGlite and PostgreSQL
+// Last: it ends the process. 1,000 clients at 200 msg/s on PGlite, and on PostgreSQL side by side
+// with the ratios when DATABASE_URL is set (docs/performance.md, "The embedded default against PostgreSQL").
+await import('./chat-latency.ts');
 
 export {};
