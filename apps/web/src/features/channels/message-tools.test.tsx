@@ -56,6 +56,7 @@ async function setup() {
     [`GET ${PATH}`]: (url) => historyReply(history, url),
     'GET /api/workspaces/Apollo/unread': () => ({ json: [readState] }),
     'GET /api/workspaces/Apollo/members': () => ({ json: [aMember()] }),
+    [`GET ${PATH}/m3/thread`]: () => ({ json: history.filter((m) => m.parentId === 'm3') }),
   };
   for (const m of history) {
     routes[`PATCH ${PATH}/${m._id}`] = (_url, body) => {
@@ -132,6 +133,32 @@ describe('Up-arrow in an empty composer', () => {
     await userEvent.keyboard('{ArrowUp}');
     expect(editField()).toBeNull();
     expect(document.activeElement).toBe(composer());
+  });
+});
+
+describe('Up-arrow in a thread', () => {
+  it("edits my last reply of the thread, not the channel's messages; Escape goes back to the reply box", async () => {
+    history = [
+      aMessage(1, { sender: ADA }),
+      aMessage(2, { sender: ADA }),
+      aMessage(3, { replyCount: 3 }),
+      aMessage(4, { sender: ADA, parentId: 'm3', content: 'my first reply' }),
+      aMessage(5, { sender: ADA, parentId: 'm3', content: 'my last reply' }),
+      aMessage(6, { parentId: 'm3', content: "Bob's reply" }),
+    ];
+    await setup();
+    await userEvent.click(screen.getByRole('button', { name: '3 replies' }));
+    await screen.findByText("Bob's reply");
+    const replyBox = screen.getByRole('textbox', { name: 'Reply in thread' });
+    await userEvent.click(replyBox);
+    await userEvent.keyboard('{ArrowUp}');
+    expect(editField()?.value).toBe('my last reply');
+    expect(document.activeElement).toBe(editField());
+    await userEvent.keyboard('{Escape}');
+    expect(editField()).toBeNull();
+    expect(document.activeElement).toBe(replyBox);
+    // The thread is still open (Escape closed the edit only).
+    expect(screen.getByRole('heading', { name: 'Thread' })).toBeTruthy();
   });
 });
 
