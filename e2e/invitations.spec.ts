@@ -113,5 +113,5 @@ test('declining removes the invitation; the bell announced it', async ({ page, r
   await expect(page.getByText('No pending invitations')).toBeVisible();
   await expect(navbar(page).getByRole('link', { name: /^Invitations/ })).toHaveCount(0);
   await page.goto(workspaceUrl(name));
-  await expect(page.getByRole('alert').filter({ hasText: 'Failed to load workspace' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Workspace not found' })).toBeVisible();
 });

@@ -61,6 +61,11 @@ interface ChatComposerProps {
   mentionCandidates?: readonly MentionCandidate[] | undefined;
   /** Whether `@channel` is suggested too (channels: yes). */
   mentionChannel?: boolean;
+  /**
+   * Up-arrow in an empty composer (no text, no files, no popup open): edit my last message. Returns
+   * whether it started an edit (then the key does nothing else); `composer` is where focus returns.
+   */
+  onEditLast?: ((composer: HTMLTextAreaElement) => boolean) | undefined;
 }
 
 const toolClasses =
@@ -88,6 +93,7 @@ export function ChatComposer({
   children,
   mentionCandidates,
   mentionChannel = true,
+  onEditLast,
 }: ChatComposerProps) {
   const id = useId();
   const listId = `${id}-mentions`;
@@ -132,6 +138,24 @@ export function ChatComposer({
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (mentions.onKeyDown(event)) return;
+    if (
+      event.key === 'ArrowUp' &&
+      onEditLast &&
+      !event.shiftKey &&
+      !event.altKey &&
+      !event.ctrlKey &&
+      !event.metaKey &&
+      !event.nativeEvent.isComposing &&
+      draft === '' &&
+      files.length === 0 &&
+      !emojiOpen &&
+      !mentions.suggesting &&
+      recorder.state === 'idle' &&
+      onEditLast(event.currentTarget)
+    ) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();

@@ -19,11 +19,14 @@ import {
   DeletedBody,
   EditedMarker,
   EditForm,
+  lastEditableMessage,
   MessageActions,
   type MessageLayout,
+  messageLink,
   ReactionsRow,
   reactFailed,
   ThreadSummary,
+  useMessageEditing,
 } from '../messaging/messaging.public.ts';
 import { useClearChannelMentions } from '../notifications/notifications.public.ts';
 import { PersonCards } from '../people/people.public.ts';
@@ -182,7 +185,7 @@ function ChannelConversation({
   const anchorSeq = targetId && Number.isSafeInteger(targetSeq) && targetSeq > 0 ? targetSeq : undefined;
   const chat = useChannelChat(workspaceName, channel._id, me._id, anchorSeq);
   const { state } = chat;
-  const [editing, setEditing] = useState<string | null>(null);
+  const { editing, start: startEditing, done: doneEditing } = useMessageEditing();
   const [taskFrom, setTaskFrom] = useState<{ _id: string; content: string } | null>(null);
   // A notification's link may also name the thread to open: `&thread=<parent id>`.
   const [threadId, setThreadId] = useState<string | null>(() => params.get('thread'));
@@ -256,7 +259,7 @@ function ChannelConversation({
             <EditForm
               initial={message.content}
               onSave={(content) => chat.edit(message._id, content)}
-              onDone={() => setEditing(null)}
+              onDone={doneEditing}
             />
           ) : undefined
         }
@@ -273,10 +276,11 @@ function ChannelConversation({
                   ?.users.some((u) => u._id === me._id);
                 chat.react(message._id, emoji, !mine).catch(reactFailed);
               }}
-              onEdit={() => setEditing(message._id)}
+              onEdit={() => startEditing(message._id)}
               onDelete={() => chat.remove(message._id)}
               onReply={layout.inThread || message.parentId ? undefined : () => setThreadId(message._id)}
               onCreateTask={() => setTaskFrom({ _id: message._id, content: message.content })}
+              link={messageLink(window.location.origin, workspaceName, channel._id, message)}
             />
           )
         }
@@ -339,6 +343,11 @@ function ChannelConversation({
           onInput={chat.onInput}
           disabled={!!chat.joinError || channel.archived}
           mentionCandidates={mentionCandidates}
+          onEditLast={(composer) => {
+            const last = lastEditableMessage(flow, isOwn);
+            if (last) startEditing(last._id, composer);
+            return !!last;
+          }}
         />
       </div>
       {thread && (
@@ -352,6 +361,11 @@ function ChannelConversation({
           onReply={(content) => chat.reply(thread._id, content)}
           onClose={() => setThreadId(null)}
           mentionCandidates={mentionCandidates}
+          onEditLast={(replies, composer) => {
+            const last = lastEditableMessage(replies, isOwn);
+            if (last) startEditing(last._id, composer);
+            return !!last;
+          }}
         />
       )}
       {taskFrom && (

@@ -24,6 +24,8 @@ interface ThreadPanelProps {
   onClose: () => void;
   /** Who `@` suggests in the reply box (the channel's composer passes the same members). */
   mentionCandidates?: readonly MentionCandidate[];
+  /** Up-arrow in the empty reply box: edit my last reply of the thread (see ChatComposer). */
+  onEditLast?: (replies: ChannelMessage[], composer: HTMLTextAreaElement) => boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export function ThreadPanel({
   onReply,
   onClose,
   mentionCandidates,
+  onEditLast,
 }: ThreadPanelProps) {
   const fetched = useQuery({
     queryKey: ['thread', workspaceName, channelId, parent._id],
@@ -102,6 +105,7 @@ export function ThreadPanel({
         }}
         disabled={parent.deleted}
         mentionCandidates={mentionCandidates}
+        onEditLast={onEditLast && ((composer) => onEditLast(replies, composer))}
       />
     </aside>
   );

@@ -280,6 +280,46 @@ describe('Direct chat: conversation', () => {
   });
 });
 
+describe('Direct chat: Up-arrow edits my last message', () => {
+  beforeEach(() => {
+    localStorage.setItem(CHAT_STATE_KEY, JSON.stringify({ myEmail: ME.email, recipientEmail: BOB.email }));
+  });
+
+  it('opens my newest message in its edit field from the empty composer; Enter saves, focus comes back', async () => {
+    const mine = { sender: ME.email, receiver: BOB.email };
+    history = [
+      aDirectMessage(1, mine),
+      aDirectMessage(2, mine),
+      aDirectMessage(3),
+      aDirectMessage(4, { ...mine, deleted: true, content: '' }),
+    ];
+    const saved: unknown[] = [];
+    setup('/chat', {
+      'PATCH /api/direct-messages/d2': (_url, body) => {
+        saved.push(body);
+        const content = (body as { content: string }).content;
+        return { json: { ...history[1], content, rev: 20, editedAt: new Date().toISOString() } };
+      },
+    });
+    await screen.findByText('dm 2');
+    const composer = screen.getByRole('textbox', { name: 'Message Bob Builder' });
+    await userEvent.click(composer);
+    await userEvent.keyboard('x{ArrowUp}');
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+    await userEvent.keyboard('{Backspace}{ArrowUp}');
+    const field = screen.getByRole('textbox', { name: 'Edit message' }) as HTMLTextAreaElement;
+    expect(field.value).toBe('dm 2');
+    expect(document.activeElement).toBe(field);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Edit message' })).toBeNull();
+    expect(document.activeElement).toBe(composer);
+    await userEvent.keyboard('{ArrowUp}!{Enter}');
+    await waitFor(() => expect(saved).toEqual([{ content: 'dm 2!' }]));
+    expect(await screen.findByText('dm 2!')).toBeTruthy();
+    expect(document.activeElement).toBe(composer);
+  });
+});
+
 describe('Direct chat: unread', () => {
   it('lists conversations with their unread counts, kept live, and opens one on click', async () => {
     directReads = [{ email: BOB.email, name: 'Bob Builder', lastReadSeq: 1, lastSeq: 3, unread: 2 }];

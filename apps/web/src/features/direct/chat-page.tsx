@@ -20,9 +20,11 @@ import {
   DeletedBody,
   EditedMarker,
   EditForm,
+  lastEditableMessage,
   MessageActions,
   ReactionsRow,
   reactFailed,
+  useMessageEditing,
 } from '../messaging/messaging.public.ts';
 import { Avatar, PeopleSearch, PersonButton, PersonCards, personQuery } from '../people/people.public.ts';
 import { PresenceDot, usePersonPresence } from '../presence/presence.public.ts';
@@ -226,7 +228,7 @@ function DirectConversation({
     return () => clearTimeout(timer);
   }, [shownTarget]);
   const presence = usePersonPresence(other);
-  const [editing, setEditing] = useState<string | null>(null);
+  const { editing, start: startEditing, done: doneEditing } = useMessageEditing();
   const myId = me._id;
   const { state } = chat;
 
@@ -263,7 +265,7 @@ function DirectConversation({
             <EditForm
               initial={message.content}
               onSave={(content) => chat.edit(message._id, content)}
-              onDone={() => setEditing(null)}
+              onDone={doneEditing}
             />
           ) : undefined
         }
@@ -280,7 +282,7 @@ function DirectConversation({
                   ?.users.some((u) => u._id === myId);
                 chat.react(message._id, emoji, !mine).catch(reactFailed);
               }}
-              onEdit={() => setEditing(message._id)}
+              onEdit={() => startEditing(message._id)}
               onDelete={() => chat.remove(message._id)}
             />
           )
@@ -352,6 +354,11 @@ function DirectConversation({
           onSend={chat.send}
           uploadTarget={{ dmWith: other }}
           disabled={refused}
+          onEditLast={(composer) => {
+            const last = lastEditableMessage(state.messages, isOwn);
+            if (last) startEditing(last._id, composer);
+            return !!last;
+          }}
         />
       </section>
     </PersonCards>

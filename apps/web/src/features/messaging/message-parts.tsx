@@ -1,7 +1,7 @@
 import type { MessageReaction } from '@cohort/shared/chat';
 import { MESSAGE_MAX_LENGTH } from '@cohort/shared/chat.constants';
-import { ListPlus, MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
-import { type KeyboardEvent, useId, useState } from 'react';
+import { Link2, ListPlus, MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { EmojiPicker } from '../../components/composer/emoji-picker.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -31,6 +31,22 @@ interface MessageActionsProps {
   onReply?: () => void;
   /** "Create task from message" (channel messages). */
   onCreateTask?: (() => void) | undefined;
+  /** The message's address, for "Copy link to message" (channel messages). */
+  link?: string | undefined;
+}
+
+/**
+ * Puts `link` on the clipboard and says so; where the clipboard cannot be written (no permission, an
+ * insecure origin), `fallback` shows the link to copy by hand.
+ */
+export async function copyLink(link: string, fallback: (link: string) => void): Promise<void> {
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+    await navigator.clipboard.writeText(link);
+    toast.success('Link copied');
+  } catch {
+    fallback(link);
+  }
 }
 
 /**
@@ -45,8 +61,11 @@ export function MessageActions({
   onDelete,
   onReply,
   onCreateTask,
+  link,
 }: MessageActionsProps) {
   const [picking, setPicking] = useState(false);
+  const [shownLink, setShownLink] = useState<string | null>(null);
+  const linkFieldId = useId();
   // The full emoji picker (any emoji, not only the quick ones), in a dialog of its own.
   const [choosing, setChoosing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -123,6 +142,17 @@ export function MessageActions({
               <ListPlus aria-hidden="true" className="size-4" />
             </button>
           )}
+          {link && (
+            <button
+              type="button"
+              className={iconButton}
+              aria-label="Copy link to message"
+              title="Copy link to message"
+              onClick={() => void copyLink(link, setShownLink)}
+            >
+              <Link2 aria-hidden="true" className="size-4" />
+            </button>
+          )}
           {canEdit && (
             <button type="button" className={iconButton} aria-label="Edit message" onClick={onEdit}>
               <Pencil aria-hidden="true" className="size-4" />
@@ -151,6 +181,32 @@ export function MessageActions({
                 onReact(emoji);
               }}
             />
+          </div>
+        </Dialog>
+      )}
+      {shownLink && (
+        <Dialog
+          onClose={() => setShownLink(null)}
+          title="Link to message"
+          description="The link could not be copied for you: copy it from here."
+        >
+          <div className="mt-4 flex flex-col gap-3">
+            <label className="sr-only" htmlFor={linkFieldId}>
+              Link to message
+            </label>
+            <input
+              id={linkFieldId}
+              data-autofocus
+              readOnly
+              value={shownLink}
+              onFocus={(e) => e.currentTarget.select()}
+              className={cn(inputClasses, 'text-slate-900')}
+            />
+            <div className="flex justify-end">
+              <Button variant="secondary" onClick={() => setShownLink(null)}>
+                Close
+              </Button>
+            </div>
           </div>
         </Dialog>
       )}
@@ -274,6 +330,12 @@ export function EditForm({
   const [draft, setDraft] = useState(initial);
   const [saving, setSaving] = useState(false);
   const id = useId();
+  const field = useRef<HTMLTextAreaElement>(null);
+  // The caret goes after the text, where one goes on typing.
+  useEffect(() => {
+    const el = field.current;
+    if (el) el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
   const save = () => {
     const text = draft.trim();
     if (!text || saving) return;
@@ -285,7 +347,11 @@ export function EditForm({
       .finally(() => setSaving(false));
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Escape') onDone();
+    if (event.key === 'Escape') {
+      // Not also closing a dialog or panel around the message.
+      event.stopPropagation();
+      onDone();
+    }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       save();
@@ -298,6 +364,7 @@ export function EditForm({
       </label>
       <textarea
         id={id}
+        ref={field}
         // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this message.
         autoFocus
         value={draft}

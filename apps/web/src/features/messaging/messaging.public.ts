@@ -10,4 +10,5 @@ export {
   reactFailed,
   ThreadSummary,
 } from './message-parts.tsx';
+export { lastEditableMessage, messageLink, useMessageEditing } from './message-tools.ts';
 export { messageActions, useConversation } from './use-conversation.ts';

@@ -162,10 +162,20 @@ describe('WorkspacePage', () => {
     expect(screen.getByRole('button', { name: '+ Create Channel' })).toBeTruthy();
   });
 
-  it('says "Failed to load workspace" when the workspace cannot be read', async () => {
+  it('says "Workspace not found" when the workspace is not there for the reader (404)', async () => {
     mockFetch({
       'GET /api/me': () => ({ json: meResponse }),
       'GET /api/workspaces/Apollo': () => ({ status: 404, json: { message: 'Workspace not found' } }),
+    });
+    renderWorkspace('/workspace/Apollo/channel/c1?message=m1&seq=3');
+    expect((await screen.findByRole('alert')).textContent).toBe('Workspace not found');
+    expect(screen.getByText(/you may not be a member of it/)).toBeTruthy();
+  });
+
+  it('says "Failed to load workspace" when reading it fails otherwise', async () => {
+    mockFetch({
+      'GET /api/me': () => ({ json: meResponse }),
+      'GET /api/workspaces/Apollo': () => ({ status: 500, json: { message: 'Internal error' } }),
     });
     renderWorkspace('/workspace/Apollo');
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load workspace');

@@ -18,6 +18,7 @@ import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { drawerPanelClasses, useDrawer } from '../../components/ui/drawer.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
@@ -72,10 +73,14 @@ export default function WorkspacePage() {
   }
   if (workspace.isError) {
     if (isTwoFactorRequired(workspace.error)) return <TwoFactorRequired />;
+    // 404 is also what someone outside the workspace gets (its existence is not told), e.g. from a
+    // link to one of its messages: say "not found", not that loading failed.
+    const missing = workspace.error instanceof ApiError && workspace.error.status === 404;
     return (
       <div className="mx-auto max-w-xl px-4 py-24 text-center">
+        {missing && <p className="text-sm font-semibold text-indigo-700">404</p>}
         <h1 role="alert" className="text-2xl font-bold tracking-tight text-slate-900">
-          Failed to load workspace
+          {missing ? 'Workspace not found' : 'Failed to load workspace'}
         </h1>
         <p className="mt-3 text-slate-600">
           It may not exist, or you may not be a member of it. Ask one of its admins to add you.
