@@ -110,6 +110,41 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime
 }
 
+/**
+ * CPU seconds used by the PostgreSQL backends serving `databaseUrl` (this machine's processes, read
+ * from /proc) since `start()`: backends that appear later count from zero.
+ */
+export async function databaseCpu(databaseUrl: string | undefined) {
+  if (!databaseUrl) return { start: async () => {}, seconds: async () => 0 };
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const backends = async () =>
+    (
+      await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      )
+    ).rows.map((r) => r.pid);
+  const safeCpu = (pid: number) => {
+    try {
+      return cpuSeconds(pid);
+    } catch {
+      return 0; // exited
+    }
+  };
+  let before = new Map<number, number>();
+  return {
+    start: async () => {
+      before = new Map((await backends()).map((pid) => [pid, safeCpu(pid)]));
+    },
+    seconds: async () => {
+      let total = 0;
+      for (const pid of await backends()) total += safeCpu(pid) - (before.get(pid) ?? 0);
+      await client.end();
+      return total;
+    },
+  };
+}
+
 export function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -166,11 +201,17 @@ export async function pool<T, R>(
 ): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
+  let failed = false; // after a failure, start no more: the caller is cleaning up
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
+      while (next < items.length && !failed) {
         const i = next++;
-        out[i] = await fn(items[i] as T, i);
+        try {
+          out[i] = await fn(items[i] as T, i);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
       }
     }),
   );
