@@ -410,12 +410,17 @@ function readLogs(dir: string) {
 // ---------------------------------------------------------------------------------------------------
 // One measured window: RATE msg/s for DURATION s, senders round-robin with a stride (as chat-latency).
 
+/** Stored messages, and the database's commits and rows written (pg_stat_database, flushed ~1 s late). */
 async function stored(side: Side) {
   const c = new pg.Client({ connectionString: side.databaseUrl });
   await c.connect();
   const n = (await c.query<{ n: number }>(side.storedSql)).rows[0]?.n ?? 0;
+  const { rows } = await c.query<{ commits: string; written: string }>(
+    `select xact_commit as commits, tup_inserted + tup_updated + tup_deleted as written
+       from pg_stat_database where datname = current_database()`,
+  );
   await c.end();
-  return n;
+  return { n, commits: Number(rows[0]?.commits ?? 0), written: Number(rows[0]?.written ?? 0) };
 }
 
 async function window(side: Side) {
@@ -453,7 +458,9 @@ async function window(side: Side) {
   const seconds = (performance.now() - start) / 1000;
   const serverCpu = cpuSeconds(side.pid) - cpu0;
   const dbSeconds = await dbCpu.seconds();
-  const storedN = (await stored(side)) - stored0;
+  await sleep(1500); // backends report their statistics at most once a second
+  const stored1 = await stored(side);
+  const storedN = stored1.n - stored0.n;
   const s = summary(tally.latencies);
   return {
     server: side.name,
@@ -470,6 +477,9 @@ async function window(side: Side) {
     db_cpu_pct: Math.round((dbSeconds / seconds) * 1000) / 10,
     cpu_ms_per_1k_deliveries: Math.round(((serverCpu + dbSeconds) / tally.deliveries) * 1e6 * 10) / 10,
     db_cpu_ms_per_msg: Math.round((dbSeconds / storedN) * 1e3 * 1000) / 1000,
+    // What the database did per message (approximate: includes our own few count queries).
+    commits_per_msg: Math.round(((stored1.commits - stored0.commits) / storedN) * 100) / 100,
+    rows_written_per_msg: Math.round(((stored1.written - stored0.written) / storedN) * 100) / 100,
     load1: Math.round((loadavg()[0] ?? 0) * 10) / 10,
   };
 }
