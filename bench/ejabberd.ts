@@ -8,6 +8,7 @@
 //   node --import tsx bench/ejabberd.ts
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ROUNDS=3 node --import tsx bench/ejabberd.ts
 //   CLIENTS=100 ROOMS=10 RATE=20 DURATION=5 SERVERS=ejabberd node --import tsx bench/ejabberd.ts
+//   ERL_OPTIONS='+sbwt none +sbwtdcpu none +sbwtdio none' node --import tsx bench/ejabberd.ts
 //
 // Delivery latency is send → each other member of the room receives it (the sender's own copy is not
 // counted). CPU is the server process's (/proc/<pid>/stat) plus that of the PostgreSQL backends
@@ -46,6 +47,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const USERS = Number(process.env.USERS ?? Math.max(1, Math.ceil(CLIENTS / 10)));
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SERVERS = (process.env.SERVERS ?? 'cohort,ejabberd').split(',');
+// Extra flags for ejabberd's Erlang VM, e.g. "+sbwt none +sbwtdcpu none +sbwtdio none": its
+// schedulers spin while waiting for work by default, and that spinning shows as CPU in /proc.
+const ERL_OPTIONS = process.env.ERL_OPTIONS ?? '';
 
 /** One server under test: its clients, the process and the database to measure. */
 interface Side {
@@ -348,7 +352,7 @@ async function ejabberd(): Promise<Side> {
     });
     writeFileSync(
       join(dir, 'ejabberdctl.cfg'),
-      `EJABBERD_PID_PATH=${join(dir, 'ejabberd.pid')}\nERL=${join(dir, 'erl')}\n`,
+      `EJABBERD_PID_PATH=${join(dir, 'ejabberd.pid')}\nERL=${join(dir, 'erl')}\nERL_OPTIONS="${ERL_OPTIONS}"\n`,
     );
     writeFileSync(join(dir, 'inetrc'), readFileSync('/etc/ejabberd/inetrc'));
     execFileSync('chown', ['-R', 'ejabberd:ejabberd', dir]); // ejabberdctl runs the node as that user
