@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { type Socket as TcpSocket, connect as tcpConnect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -436,6 +437,10 @@ async function window(side: Side) {
   const dbCpu = await databaseCpu(side.databaseUrl);
   await dbCpu.start();
   const cpu0 = cpuSeconds(side.pid);
+  // The clients share this process: its CPU and event-loop delay tell a slow client from a slow server.
+  const own0 = process.cpuUsage();
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const start = performance.now();
   let sent = 0;
   let cursor = 0;
@@ -462,6 +467,8 @@ async function window(side: Side) {
   const seconds = (performance.now() - start) / 1000;
   const serverCpu = cpuSeconds(side.pid) - cpu0;
   const dbSeconds = await dbCpu.seconds();
+  loop.disable();
+  const own = process.cpuUsage(own0);
   await sleep(1500); // backends report their statistics at most once a second
   const stored1 = await stored(side);
   const storedN = stored1.n - stored0.n;
@@ -484,6 +491,8 @@ async function window(side: Side) {
     // What the database did per message (approximate: includes our own few count queries).
     commits_per_msg: Math.round(((stored1.commits - stored0.commits) / storedN) * 100) / 100,
     rows_written_per_msg: Math.round(((stored1.written - stored0.written) / storedN) * 100) / 100,
+    client_cpu_pct: Math.round(((own.user + own.system) / 1e6 / seconds) * 1000) / 10,
+    client_loop_max_ms: Math.round(loop.max / 1e5) / 10,
     load1: Math.round((loadavg()[0] ?? 0) * 10) / 10,
   };
 }
