@@ -112,34 +112,47 @@ export function cpuSeconds(pid: number): number {
 
 /**
  * CPU seconds used by the PostgreSQL backends serving `databaseUrl` (this machine's processes, read
- * from /proc) since `start()`: backends that appear later count from zero.
+ * from /proc) since `start()`, autovacuum workers included. The backends are sampled every 500 ms,
+ * so one that exits during the window (a pool's idle connection, a vacuum) still counts up to its
+ * last sample; backends that appear later count from zero.
  */
 export async function databaseCpu(databaseUrl: string | undefined) {
   if (!databaseUrl) return { start: async () => {}, seconds: async () => 0 };
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const backends = async () =>
-    (
-      await client.query<{ pid: number }>(
-        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-      )
-    ).rows.map((r) => r.pid);
-  const safeCpu = (pid: number) => {
-    try {
-      return cpuSeconds(pid);
-    } catch {
-      return 0; // exited
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = async (initial: boolean) => {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    for (const { pid } of rows) {
+      let cpu: number;
+      try {
+        cpu = cpuSeconds(pid);
+      } catch {
+        continue; // exited: its last sample stands
+      }
+      if (!first.has(pid)) first.set(pid, initial ? cpu : 0);
+      last.set(pid, cpu);
     }
   };
-  let before = new Map<number, number>();
+  let pending = Promise.resolve();
+  let timer: ReturnType<typeof setInterval> | undefined;
   return {
     start: async () => {
-      before = new Map((await backends()).map((pid) => [pid, safeCpu(pid)]));
+      await sample(true);
+      timer = setInterval(() => {
+        pending = pending.then(() => sample(false)).catch(() => {});
+      }, 500);
     },
     seconds: async () => {
-      let total = 0;
-      for (const pid of await backends()) total += safeCpu(pid) - (before.get(pid) ?? 0);
+      clearInterval(timer);
+      await pending;
+      await sample(false);
       await client.end();
+      let total = 0;
+      for (const [pid, cpu] of last) total += cpu - (first.get(pid) ?? 0);
       return total;
     },
   };
