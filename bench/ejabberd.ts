@@ -5,6 +5,7 @@
 // their measured windows alternate, ROUNDS times, so that both see the same machine.
 //
 //   apt-get install -y ejabberd erlang-p1-pgsql   (the package only suggests its PostgreSQL driver)
+//   (as root: ejabberdctl runs the node as the `ejabberd` user, which must own its temp dir)
 //   node --import tsx bench/ejabberd.ts
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ROUNDS=3 node --import tsx bench/ejabberd.ts
 //   CLIENTS=100 ROOMS=10 RATE=20 DURATION=5 SERVERS=ejabberd node --import tsx bench/ejabberd.ts
@@ -332,8 +333,11 @@ async function ejabberd(): Promise<Side> {
   let pid = 0;
   const stop = async () => {
     for (const c of clients) c?.close();
+    // Also when start-up failed half-way: the node may be up without our having read its pid.
+    const pidFile = join(dir, 'ejabberd.pid');
+    if (!pid && existsSync(pidFile)) pid = Number(readFileSync(pidFile, 'utf8').trim());
+    if (existsSync(join(dir, 'spool'))) await ctl('stop').catch(() => {});
     if (pid) {
-      await ctl('stop').catch(() => {});
       for (let i = 0; i < 100 && existsSync(`/proc/${pid}`); i++) await sleep(100);
       if (existsSync(`/proc/${pid}`)) process.kill(pid, 'SIGKILL'); // only the node this bench started
     }
