@@ -64,7 +64,16 @@ interface Side {
   send(i: number, body: string): Promise<boolean>;
   /** Error stanzas seen so far (ejabberd: MUC answers a refused message with one). */
   errorStanzas(): number;
-  stop(): Promise<void>;
+}
+
+/**
+ * What to undo — servers, temp dirs, databases — registered as soon as it exists, so that a failure
+ * or Ctrl-C half-way through set-up still cleans up.
+ */
+const cleanups = new Set<() => Promise<void>>();
+async function cleanUp() {
+  for (const stop of cleanups) await stop().catch((e) => console.error(e));
+  cleanups.clear();
 }
 
 /** Deliveries seen by the clients, shared by both sides: the body is "<sender> <performance.now()>". */
@@ -86,77 +95,71 @@ async function cohort(): Promise<Side> {
     prefix: 'cohort-bench-ejabberd-',
   });
   const sockets: Socket[] = [];
-  const stop = async () => {
+  cleanups.add(async () => {
     for (const s of sockets) s?.close();
     await server.stop();
+  });
+  const { url } = server;
+  console.log(`cohort: ${USERS} users, ${ROOMS} channels, ${CLIENTS} sockets…`);
+  const run = randomUUID().slice(0, 8);
+  const users = await signUpUsers(server, USERS, run);
+  const [owner, ...others] = users;
+  if (!owner) throw new Error('no users');
+  const workspaceName = `bench-${run}`;
+  await workspaceWithMembers(url, owner, others, workspaceName, 'viewer', 'ejabberd comparison');
+  const channelIds = await pool(
+    Array.from({ length: ROOMS }, (_, i) => i),
+    4,
+    async (i) =>
+      (
+        await call<{ _id: string }>(url, 'POST', `/api/workspaces/${workspaceName}/channels`, owner.token, {
+          name: `room-${i}`,
+          description: 'bench',
+        })
+      )._id,
+  );
+  await pool(
+    Array.from({ length: CLIENTS }, (_, i) => i),
+    50,
+    async (i) => {
+      const socket = connect(`${url}/chat`, {
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+        auth: { token: (users[i % users.length] ?? owner).token },
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const ack = await socket
+        .timeout(10_000)
+        .emitWithAck('joinChannel', { channelId: channelIds[i % ROOMS], workspaceName });
+      if (!ack.ok) throw new Error(`join refused: ${JSON.stringify(ack)}`);
+      socket.on('newMessage', (m: { content: string }) => delivered(i, m.content));
+      sockets[i] = socket;
+    },
+  );
+  return {
+    name: 'Cohort',
+    pid: server.child.pid ?? 0,
+    databaseUrl: server.databaseUrl ?? '',
+    storedSql: 'select count(*)::int as n from channel_messages',
+    async send(i, body) {
+      try {
+        const ack = await sockets[i]?.timeout(10_000).emitWithAck('sendMessage', {
+          channelId: channelIds[i % ROOMS],
+          workspaceName,
+          clientId: randomUUID(),
+          message: { content: body },
+        });
+        return Boolean(ack?.ok);
+      } catch {
+        return false;
+      }
+    },
+    errorStanzas: () => 0,
   };
-  try {
-    const { url } = server;
-    console.log(`cohort: ${USERS} users, ${ROOMS} channels, ${CLIENTS} sockets…`);
-    const run = randomUUID().slice(0, 8);
-    const users = await signUpUsers(server, USERS, run);
-    const [owner, ...others] = users;
-    if (!owner) throw new Error('no users');
-    const workspaceName = `bench-${run}`;
-    await workspaceWithMembers(url, owner, others, workspaceName, 'viewer', 'ejabberd comparison');
-    const channelIds = await pool(
-      Array.from({ length: ROOMS }, (_, i) => i),
-      4,
-      async (i) =>
-        (
-          await call<{ _id: string }>(url, 'POST', `/api/workspaces/${workspaceName}/channels`, owner.token, {
-            name: `room-${i}`,
-            description: 'bench',
-          })
-        )._id,
-    );
-    await pool(
-      Array.from({ length: CLIENTS }, (_, i) => i),
-      50,
-      async (i) => {
-        const socket = connect(`${url}/chat`, {
-          transports: ['websocket'],
-          forceNew: true,
-          reconnection: false,
-          auth: { token: (users[i % users.length] ?? owner).token },
-        });
-        await new Promise<void>((resolve, reject) => {
-          socket.once('connect', () => resolve());
-          socket.once('connect_error', reject);
-        });
-        const ack = await socket
-          .timeout(10_000)
-          .emitWithAck('joinChannel', { channelId: channelIds[i % ROOMS], workspaceName });
-        if (!ack.ok) throw new Error(`join refused: ${JSON.stringify(ack)}`);
-        socket.on('newMessage', (m: { content: string }) => delivered(i, m.content));
-        sockets[i] = socket;
-      },
-    );
-    return {
-      name: 'Cohort',
-      pid: server.child.pid ?? 0,
-      databaseUrl: server.databaseUrl ?? '',
-      storedSql: 'select count(*)::int as n from channel_messages',
-      async send(i, body) {
-        try {
-          const ack = await sockets[i]?.timeout(10_000).emitWithAck('sendMessage', {
-            channelId: channelIds[i % ROOMS],
-            workspaceName,
-            clientId: randomUUID(),
-            message: { content: body },
-          });
-          return Boolean(ack?.ok);
-        } catch {
-          return false;
-        }
-      },
-      errorStanzas: () => 0,
-      stop,
-    };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -331,7 +334,7 @@ async function ejabberd(): Promise<Side> {
   dbUrl.pathname = `/${database}`;
   const clients: Xmpp[] = [];
   let pid = 0;
-  const stop = async () => {
+  cleanups.add(async () => {
     for (const c of clients) c?.close();
     // Also when start-up failed half-way: the node may be up without our having read its pid.
     const pidFile = join(dir, 'ejabberd.pid');
@@ -343,7 +346,7 @@ async function ejabberd(): Promise<Side> {
     }
     rmSync(dir, { recursive: true, force: true });
     await admin(`drop database if exists ${database} with (force)`).catch((e) => console.error(e));
-  };
+  });
   try {
     // ejabberd 23.01 does not create its PostgreSQL schema: the package's new-schema file does.
     await admin(`create database ${database}`);
@@ -399,11 +402,9 @@ async function ejabberd(): Promise<Side> {
         return true; // MUC has no acknowledgement: refusals come back as error stanzas
       },
       errorStanzas: () => clients.reduce((n, c) => n + (c?.errors ?? 0), 0),
-      stop,
     };
   } catch (err) {
     console.error(`ejabberd logs in ${dir}/logs:`, readLogs(dir));
-    await stop();
     throw err;
   }
 }
@@ -510,6 +511,8 @@ console.log(
 );
 // A stray rejection must not end the process before the servers are stopped and the databases dropped.
 process.on('unhandledRejection', (err) => console.error('unhandled:', err));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanUp().then(() => process.exit(1)));
 const sides: Side[] = [];
 const rows: Awaited<ReturnType<typeof window>>[] = [];
 try {
@@ -524,7 +527,7 @@ try {
     }
   }
 } finally {
-  for (const side of sides) await side.stop().catch((e) => console.error(e));
+  await cleanUp();
 }
 report('ejabberd', rows);
 
