@@ -13,12 +13,12 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import {
   call,
   cpuSeconds,
+  databaseCpu,
   pool,
   repoRoot,
   report,
@@ -68,41 +68,6 @@ const ownCpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
-
-/**
- * CPU seconds used by the PostgreSQL backends serving `databaseUrl` (this machine's processes, read
- * from /proc) since `start()`: backends that appear later count from zero.
- */
-async function databaseCpu(databaseUrl: string | undefined) {
-  if (!databaseUrl) return { start: async () => {}, seconds: async () => 0 };
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const backends = async () =>
-    (
-      await client.query<{ pid: number }>(
-        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-      )
-    ).rows.map((r) => r.pid);
-  const safeCpu = (pid: number) => {
-    try {
-      return cpuSeconds(pid);
-    } catch {
-      return 0; // exited
-    }
-  };
-  let before = new Map<number, number>();
-  return {
-    start: async () => {
-      before = new Map((await backends()).map((pid) => [pid, safeCpu(pid)]));
-    },
-    seconds: async () => {
-      let total = 0;
-      for (const pid of await backends()) total += safeCpu(pid) - (before.get(pid) ?? 0);
-      await client.end();
-      return total;
-    },
-  };
-}
 
 async function benchCohort(databaseUrl: string | undefined) {
   // One owner invites every client: the per-person invitation budget would stop at 250.

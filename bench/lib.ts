@@ -110,6 +110,54 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime
 }
 
+/**
+ * CPU seconds used by the PostgreSQL backends serving `databaseUrl` (this machine's processes, read
+ * from /proc) since `start()`, autovacuum workers included. The backends are sampled every 500 ms,
+ * so one that exits during the window (a pool's idle connection, a vacuum) still counts up to its
+ * last sample; backends that appear later count from zero.
+ */
+export async function databaseCpu(databaseUrl: string | undefined) {
+  if (!databaseUrl) return { start: async () => {}, seconds: async () => 0 };
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = async (initial: boolean) => {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    for (const { pid } of rows) {
+      let cpu: number;
+      try {
+        cpu = cpuSeconds(pid);
+      } catch {
+        continue; // exited: its last sample stands
+      }
+      if (!first.has(pid)) first.set(pid, initial ? cpu : 0);
+      last.set(pid, cpu);
+    }
+  };
+  let pending = Promise.resolve();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return {
+    start: async () => {
+      await sample(true);
+      timer = setInterval(() => {
+        pending = pending.then(() => sample(false)).catch(() => {});
+      }, 500);
+    },
+    seconds: async () => {
+      clearInterval(timer);
+      await pending;
+      await sample(false);
+      await client.end();
+      let total = 0;
+      for (const [pid, cpu] of last) total += cpu - (first.get(pid) ?? 0);
+      return total;
+    },
+  };
+}
+
 export function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -166,11 +214,17 @@ export async function pool<T, R>(
 ): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
+  let failed = false; // after a failure, start no more: the caller is cleaning up
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
+      while (next < items.length && !failed) {
         const i = next++;
-        out[i] = await fn(items[i] as T, i);
+        try {
+          out[i] = await fn(items[i] as T, i);
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
       }
     }),
   );
