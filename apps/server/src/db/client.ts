@@ -99,7 +99,10 @@ export async function openDatabase(opts: {
   onIdleError?: (err: Error) => void;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 20 });
+    // Idle connections are kept for minutes, not pg's 10 s: under bursty chat traffic the pool otherwise
+    // closed and reopened connections all the time (21 → 3 → 17 within a run), and each new connection
+    // costs PostgreSQL a backend start (docs/performance.md, "Cohort against ejabberd").
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 20, idleTimeoutMillis: 5 * 60_000 });
     // An idle client dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (err) => opts.onIdleError?.(err));
