@@ -141,7 +141,7 @@ test('an admin changes a member role in the workspace settings', async ({ page, 
 
   await logInFromHome(page, admin);
   await page.goto(workspaceUrl(name));
-  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`${workspaceUrl(name)}/settings$`));
   const bobsRole = page.getByRole('combobox', { name: `Role of ${bob}` });
   await expect(bobsRole).toHaveValue('viewer');
