@@ -16,17 +16,15 @@ import { cpus, loadavg } from 'node:os';
 import { io as connect, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import {
-  call,
   cpuSeconds,
   databaseCpu,
   pool,
   repoRoot,
   report,
-  signUpUsers,
+  seedChatRooms,
   sleep,
   startServer,
   summary,
-  workspaceWithMembers,
 } from './lib.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1000);
@@ -85,22 +83,11 @@ async function benchCohort(databaseUrl: string | undefined) {
 
     // Accounts (argon2 makes signup slow: USERS accounts, several sockets — tabs — each).
     console.log(`creating ${USERS} users, a workspace and ${CHANNELS} channels…`);
-    const run = randomUUID().slice(0, 8);
-    const users = await signUpUsers(server, USERS, run);
-    const [owner, ...others] = users;
-    if (!owner) throw new Error('no users');
-    const workspaceName = `bench-${run}`;
-    await workspaceWithMembers(url, owner, others, workspaceName, 'viewer', 'chat latency benchmark');
-    const channelIds = await pool(
-      Array.from({ length: CHANNELS }, (_, i) => i),
-      4,
-      async (i) =>
-        (
-          await call<{ _id: string }>(url, 'POST', `/api/workspaces/${workspaceName}/channels`, owner.token, {
-            name: `room-${i}`,
-            description: 'bench',
-          })
-        )._id,
+    const { users, owner, workspaceName, channelIds } = await seedChatRooms(
+      server,
+      USERS,
+      CHANNELS,
+      'chat latency benchmark',
     );
 
     await sleep(1000);

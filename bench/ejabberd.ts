@@ -27,17 +27,15 @@ import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import {
   type BenchServer,
-  call,
   cpuSeconds,
   databaseCpu,
   freePort,
   pool,
   report,
-  signUpUsers,
+  seedChatRooms,
   sleep,
   startServer,
   summary,
-  workspaceWithMembers,
 } from './lib.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1000);
@@ -101,22 +99,11 @@ async function cohort(): Promise<Side> {
   });
   const { url } = server;
   console.log(`cohort: ${USERS} users, ${ROOMS} channels, ${CLIENTS} sockets…`);
-  const run = randomUUID().slice(0, 8);
-  const users = await signUpUsers(server, USERS, run);
-  const [owner, ...others] = users;
-  if (!owner) throw new Error('no users');
-  const workspaceName = `bench-${run}`;
-  await workspaceWithMembers(url, owner, others, workspaceName, 'viewer', 'ejabberd comparison');
-  const channelIds = await pool(
-    Array.from({ length: ROOMS }, (_, i) => i),
-    4,
-    async (i) =>
-      (
-        await call<{ _id: string }>(url, 'POST', `/api/workspaces/${workspaceName}/channels`, owner.token, {
-          name: `room-${i}`,
-          description: 'bench',
-        })
-      )._id,
+  const { users, owner, workspaceName, channelIds } = await seedChatRooms(
+    server,
+    USERS,
+    ROOMS,
+    'ejabberd comparison',
   );
   await pool(
     Array.from({ length: CLIENTS }, (_, i) => i),

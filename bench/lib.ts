@@ -359,3 +359,39 @@ export async function workspaceWithMembers(
   await pool(members, 4, (u) => acceptInvitation(url, u.token, workspaceId));
   return workspaceId;
 }
+
+/**
+ * `userCount` signed-up users in one new workspace (the first its owner, the rest viewers) with
+ * `roomCount` open channels `room-0…`: the group-chat set-up of chat-latency and the ejabberd comparison.
+ */
+export async function seedChatRooms(
+  server: BenchServer,
+  userCount: number,
+  roomCount: number,
+  purpose: string,
+) {
+  const run = randomUUID().slice(0, 8);
+  const users = await signUpUsers(server, userCount, run);
+  const [owner, ...others] = users;
+  if (!owner) throw new Error('no users');
+  const workspaceName = `bench-${run}`;
+  await workspaceWithMembers(server.url, owner, others, workspaceName, 'viewer', purpose);
+  const channelIds = await pool(
+    Array.from({ length: roomCount }, (_, i) => i),
+    4,
+    async (i) =>
+      (
+        await call<{ _id: string }>(
+          server.url,
+          'POST',
+          `/api/workspaces/${workspaceName}/channels`,
+          owner.token,
+          {
+            name: `room-${i}`,
+            description: 'bench',
+          },
+        )
+      )._id,
+  );
+  return { users, owner, workspaceName, channelIds };
+}
