@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { acceptInvitations, navbar, type Person, person } from './fixtures.ts';
+import { acceptInvitations, messageAction, navbar, type Person, person } from './fixtures.ts';
 
 /**
  * Team boards (issue 20): two members of a workspace work on its board live (add, move, assign,
@@ -321,8 +321,7 @@ test('create a task from a channel message; it links back, and its link previews
   const log = page.getByRole('log', { name: 'Messages in general' });
   await expect(log).toHaveAttribute('aria-busy', 'false');
   const message = log.getByRole('listitem').filter({ hasText: text });
-  await message.hover();
-  await message.getByRole('button', { name: 'Create task from message' }).click();
+  await (await messageAction(message, 'Create task from message')).click();
 
   const dialog = page.getByRole('dialog', { name: 'Create task from message' });
   await dialog

@@ -4,6 +4,7 @@ import {
   type BrowserContext,
   type BrowserContextOptions,
   expect,
+  type Locator,
   type Page,
   request as playwrightRequest,
   test,
@@ -117,4 +118,18 @@ export async function acceptInvitationsAs(
 /** The main navigation bar, where the signed-in state shows. */
 export function navbar(page: Page) {
   return page.getByRole('navigation', { name: 'Main' });
+}
+
+/**
+ * A message's action button (they show while the pointer is over the message). Hovers again until the
+ * button shows: a message can move from under the pointer after the hover (the list settling at its
+ * bottom, a late banner), and a click never hovers by itself.
+ */
+export async function messageAction(message: Locator, name: string) {
+  const button = message.getByRole('button', { name, exact: true });
+  await expect(async () => {
+    await message.hover();
+    await expect(button).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  return button;
 }

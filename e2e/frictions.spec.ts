@@ -1,5 +1,13 @@
 import { expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, createAccount, PASSWORD, type Person, person, uniqueEmail } from './fixtures.ts';
+import {
+  acceptInvitations,
+  createAccount,
+  messageAction,
+  PASSWORD,
+  type Person,
+  person,
+  uniqueEmail,
+} from './fixtures.ts';
 
 // Two browsers and the server share a busy 2-core machine: journeys of several pages get more time.
 test.describe.configure({ timeout: 120_000 });
@@ -153,8 +161,7 @@ test.describe('composer and reactions', () => {
     const target = log(bob.page)
       .getByRole('listitem')
       .filter({ hasText: 'React to this with something rare' });
-    await target.hover();
-    await target.getByRole('button', { name: 'Add reaction' }).click();
+    await (await messageAction(target, 'Add reaction')).click();
     await bob.page.getByRole('button', { name: 'More emojis' }).click();
     const dialog = bob.page.getByRole('dialog', { name: 'Add reaction' });
     await dialog.getByRole('searchbox', { name: 'Search emojis' }).fill('unicorn');

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, type Person, person } from './fixtures.ts';
+import { acceptInvitations, messageAction, type Person, person } from './fixtures.ts';
 
 /**
  * The messaging tools of issue 22: Up-arrow in an empty composer edits my last message (Enter saves,
@@ -123,8 +123,7 @@ test('a copied message link opens the channel at the message for a member, and n
 
     await openChannel(ada.page, channelUrl);
     const item = ada.page.locator(`[id="message-${target._id}"]`);
-    await item.hover();
-    await item.getByRole('button', { name: 'Copy link to message' }).click();
+    await (await messageAction(item, 'Copy link to message')).click();
     await expect(ada.page.getByText('Link copied')).toBeVisible();
     const link = await ada.page.evaluate(() => navigator.clipboard.readText());
     expect(link).toMatch(new RegExp(`^http://[^/]+${channelUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?`));

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { acceptInvitations, type Person, person } from './fixtures.ts';
+import { acceptInvitations, messageAction, type Person, person } from './fixtures.ts';
 
 /**
  * Messaging depth between two real users in two browser contexts: edit and delete, a reaction, a
@@ -40,11 +40,9 @@ async function send(page: Page, text: string, label?: string) {
   await expect(composer(page, label)).toHaveValue('');
 }
 
-/** The message's list item, its actions revealed (they show on hover and focus). */
-async function message(page: Page, text: string, channel = 'general') {
-  const item = log(page, channel).getByRole('listitem').filter({ hasText: text }).first();
-  await item.hover();
-  return item;
+/** One of a message's action buttons, revealed (they show on hover and focus). */
+function action(page: Page, text: string, name: string, channel = 'general') {
+  return messageAction(log(page, channel).getByRole('listitem').filter({ hasText: text }).first(), name);
 }
 
 test.describe('messaging', () => {
@@ -71,8 +69,7 @@ test.describe('messaging', () => {
     // Edit: Ada fixes a typo; Bob sees the new words and the marker.
     await send(ada.page, 'Lunch at noon tomorow');
     await expect(log(bob.page).getByText('Lunch at noon tomorow')).toBeVisible();
-    const lunch = await message(ada.page, 'Lunch at noon tomorow');
-    await lunch.getByRole('button', { name: 'Edit message' }).click();
+    await (await action(ada.page, 'Lunch at noon tomorow', 'Edit message')).click();
     const editor = ada.page.getByRole('textbox', { name: 'Edit message' });
     await editor.fill('Lunch at noon tomorrow');
     await editor.press('Enter');
@@ -80,9 +77,7 @@ test.describe('messaging', () => {
     await expect(bobLunch).toContainText('(edited)');
 
     // Reaction: Bob reacts; Ada sees the count, and who reacted on hover (title).
-    await (await message(bob.page, 'Lunch at noon tomorrow'))
-      .getByRole('button', { name: 'Add reaction' })
-      .click();
+    await (await action(bob.page, 'Lunch at noon tomorrow', 'Add reaction')).click();
     await bob.page.getByRole('button', { name: 'React with 👍' }).click();
     const adaReaction = log(ada.page).getByRole('button', { name: /^👍 1: Bob Builder reacted with 👍/ });
     await expect(adaReaction).toBeVisible();
@@ -95,9 +90,7 @@ test.describe('messaging', () => {
     ).toBeVisible();
 
     // Thread: Bob replies in the side panel; Ada sees the reply count and opens the thread.
-    await (await message(bob.page, 'Lunch at noon tomorrow'))
-      .getByRole('button', { name: 'Reply in thread' })
-      .click();
+    await (await action(bob.page, 'Lunch at noon tomorrow', 'Reply in thread')).click();
     const bobThread = bob.page.getByRole('complementary', { name: 'Thread' });
     await send(bob.page, 'Count me in', 'Reply in thread');
     await expect(bobThread.getByRole('list', { name: 'Replies' })).toContainText('Count me in');
@@ -115,9 +108,7 @@ test.describe('messaging', () => {
     // Delete: Ada deletes a message; Bob sees the placeholder in its place.
     await send(ada.page, 'Wrong channel, sorry');
     await expect(log(bob.page).getByText('Wrong channel, sorry')).toBeVisible();
-    await (await message(ada.page, 'Wrong channel, sorry'))
-      .getByRole('button', { name: 'Delete message' })
-      .click();
+    await (await action(ada.page, 'Wrong channel, sorry', 'Delete message')).click();
     await ada.page
       .getByRole('alertdialog', { name: 'Delete message?' })
       .getByRole('button', { name: 'Delete' })
@@ -144,9 +135,7 @@ test.describe('messaging', () => {
 
     await bob.context.setOffline(true);
     await expect(bob.page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible();
-    await (await message(ada.page, 'Meeting in room 1'))
-      .getByRole('button', { name: 'Edit message' })
-      .click();
+    await (await action(ada.page, 'Meeting in room 1', 'Edit message')).click();
     await ada.page.getByRole('textbox', { name: 'Edit message' }).fill('Meeting in room 2');
     await ada.page.getByRole('button', { name: 'Save' }).click();
     await expect(log(ada.page).getByText('Meeting in room 2')).toBeVisible();
