@@ -1,8 +1,4 @@
-import {
-  SWITCHER_MAX_CHANNELS,
-  SWITCHER_MAX_PEOPLE,
-  SWITCHER_MAX_WORKSPACES,
-} from '@cohort/shared/switcher';
+import { SWITCHER_MAX_CHANNELS, SWITCHER_MAX_PEOPLE, SWITCHER_MAX_WORKSPACES } from '@cohort/shared/switcher';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { rowsOf } from '../../db/client.ts';

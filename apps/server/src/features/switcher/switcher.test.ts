@@ -96,13 +96,17 @@ describe('GET /api/switcher', () => {
   });
 
   it("hides a workspace's channels while it requires two-factor sign-in the caller lacks", async () => {
-    await t.ctx.db.execute(sql`update workspaces set require_two_factor = true where id = ${second._id}::uuid`);
+    await t.ctx.db.execute(
+      sql`update workspaces set require_two_factor = true where id = ${second._id}::uuid`,
+    );
     try {
       const ids = (await switcher(ada)).body.channels.map((c) => c._id);
       expect(ids).not.toContain(ch.design?._id);
       expect(ids).toContain(ch.general?._id);
     } finally {
-      await t.ctx.db.execute(sql`update workspaces set require_two_factor = false where id = ${second._id}::uuid`);
+      await t.ctx.db.execute(
+        sql`update workspaces set require_two_factor = false where id = ${second._id}::uuid`,
+      );
     }
   });
 
