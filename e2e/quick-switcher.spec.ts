@@ -161,6 +161,10 @@ test('the search box suggests channels and recent searches; Enter without a pick
   await expect(list.getByRole('option', { name: /Recent search roadmap launch/ })).toBeVisible();
   await expect(list).not.toContainText('roadmap-secret');
   await expect(box).toHaveAttribute('aria-expanded', 'true');
+  const axe = await new AxeBuilder({ page }).include('[role="search"]').analyze();
+  expect(axe.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }))).toEqual(
+    [],
+  );
 
   // Escape closes the list and keeps the text; Enter without a pick runs the full search.
   await box.press('Escape');

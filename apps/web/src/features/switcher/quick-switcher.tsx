@@ -20,7 +20,8 @@ const KIND_LABEL = { channel: 'Channel', person: 'Person', workspace: 'Workspace
  */
 export function QuickSwitcher({ userId, onClose }: { userId: string; onClose: () => void }) {
   const navigate = useNavigate();
-  const data = useQuery(switcherQuery);
+  // What is cached shows at once; each opening also refreshes it (a channel made a moment ago).
+  const data = useQuery({ ...switcherQuery, refetchOnMount: 'always' });
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const recent = useMemo(() => readRecent(userId, 'destinations'), [userId]);
