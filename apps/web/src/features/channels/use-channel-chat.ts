@@ -1,3 +1,4 @@
+import { CHANNEL_EVENTS } from '@cohort/shared/channels.constants';
 import type { ChannelMessage } from '@cohort/shared/chat';
 import {
   CHAT_EVENTS,
@@ -6,6 +7,7 @@ import {
   TYPING_EXPIRE_MS,
 } from '@cohort/shared/chat.constants';
 import type { StoredFile } from '@cohort/shared/files';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
@@ -17,6 +19,7 @@ import {
 import { type LiveClient, loadLive } from '../../lib/live.ts';
 import type { ConnectionState } from '../../lib/socket-state.ts';
 import { messageActions, useConversation } from '../messaging/messaging.public.ts';
+import { refreshChannels } from './channel-manage.queries.ts';
 import { TypingAnnouncer } from './typing.ts';
 
 export interface TypingUser {
@@ -99,6 +102,7 @@ export function useChannelChat(
   /** Open at this message's seq (a search hit) instead of at the newest page. */
   anchorSeq?: number,
 ): ChannelChat {
+  const queryClient = useQueryClient();
   const [joinError, setJoinError] = useState<string | null>(null);
   const [typing, setTyping] = useState<Map<string, TypingUser>>(() => new Map());
   const ref: ChannelRef = { workspaceName, channelId };
@@ -147,6 +151,11 @@ export function useChannelChat(
       socket.on('disconnect', () => {
         for (const id of expiry.keys()) stopTyping(id);
       });
+      // This channel renamed, archived, its members changed, or access to it lost: the header and the
+      // page follow. (The sidebar listens too, for every channel; on a phone it is not there.)
+      for (const event of Object.values(CHANNEL_EVENTS)) {
+        socket.on(event, () => void refreshChannels(queryClient, workspaceName));
+      }
       socket.on(CHAT_EVENTS.newMessage, (raw: unknown) => {
         const parsed = channelMessage.safeParse(raw);
         if (!parsed.success || parsed.data.channel !== channelId) return;
