@@ -53,7 +53,10 @@ const idString = z.string({ error: CHAT_MESSAGES.channelNotFound }).min(1).max(2
 // Built on first use: a segmenter loads the locale's break rules, ~20 ms of a phone's main thread
 // when the chat schemas load with every page (issue 19), for a check only a reaction needs.
 let graphemes: Intl.Segmenter | undefined;
-const graphemeCount = (s: string) => [...(graphemes ??= new Intl.Segmenter()).segment(s)].length;
+function graphemeCount(s: string) {
+  graphemes ??= new Intl.Segmenter();
+  return [...graphemes.segment(s)].length;
+}
 /** Every code point is emoji material: pictographs and the parts sequences are built from. */
 const EMOJI_MATERIAL = /^[\p{Extended_Pictographic}\p{Emoji_Component}]+$/u;
 /** …and one of them is an emoji itself: a pictograph, a flag's regional indicator or a keycap. */
