@@ -4,8 +4,8 @@ import { displayName } from '@cohort/shared/names';
 import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, Bell, BellOff, Info, Lock, Sparkles, Star, Video } from 'lucide-react';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Archive, Bell, BellOff, Info, Lock, Pin, Sparkles, Star, Video } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
@@ -23,6 +23,7 @@ import {
   MessageActions,
   type MessageLayout,
   messageLink,
+  PinnedMarker,
   ReactionsRow,
   reactFailed,
   ThreadSummary,
@@ -36,10 +37,12 @@ import {
   markChannelRead,
   setChannelMuted,
 } from '../reads/reads.public.ts';
+import { useSavedMessages } from '../saved/saved.public.ts';
 import { CreateTaskFromMessageDialog, TaskLinkPreviews } from '../tasks/tasks.public.ts';
 import { membersQuery } from '../workspaces/workspaces.public.ts';
 import { ChannelDetailsDialog } from './channel-details-dialog.tsx';
 import { channelAbilities, useChannelAction } from './channel-manage.queries.ts';
+import { channelPinsQuery } from './pins.queries.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';
 import { typingText } from './typing.ts';
@@ -51,6 +54,12 @@ interface ChannelPaneProps {
   /** The reader's role: admins may delete anyone's message. */
   role?: WorkspaceRole;
 }
+
+// The Pins panel loads when first opened: it stays out of the channel page's first download.
+const PinsDialog = lazy(() => import('./pins-dialog.tsx'));
+
+const pinFailed = (err: unknown) =>
+  toast.error(`The pin could not be changed: ${err instanceof Error ? err.message : 'try again'}`);
 
 /** Consecutive messages of one sender within this window share one name label. */
 const RUN_WINDOW_MS = 5 * 60_000;
@@ -65,6 +74,11 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
   const navigate = useNavigate();
   const [showSummary, setShowSummary] = useState(false);
   const [showDetails, setShowDetails] = useState(false);
+  const [showPins, setShowPins] = useState(false);
+  // Opening a message of this channel from within it (a pin, a link) starts the conversation afresh
+  // around it, as opening the channel at it does: the log then scrolls to it from scratch.
+  const [params] = useSearchParams();
+  const openedAt = params.get('message') ?? '';
 
   return (
     // Every sender and @mention in the channel (and its thread) opens that person's card.
@@ -108,6 +122,11 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
               <Info aria-hidden="true" className="size-4" />
               <span className="max-sm:sr-only">Details</span>
             </Button>
+            <PinsButton
+              workspaceName={workspaceName}
+              channelId={channel._id}
+              onOpen={() => setShowPins(true)}
+            />
             <MuteButton workspaceName={workspaceName} channelId={channel._id} />
             <Button
               variant="secondary"
@@ -147,6 +166,16 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
             onClose={() => setShowDetails(false)}
           />
         )}
+        {showPins && (
+          <Suspense fallback={null}>
+            <PinsDialog
+              workspaceName={workspaceName}
+              channel={channel}
+              mayPin={role !== undefined && roleCan(role, 'pinMessages') && !channel.archived}
+              onClose={() => setShowPins(false)}
+            />
+          </Suspense>
+        )}
         <MeetingBanner workspaceName={workspaceName} channelId={channel._id} />
         {showSummary && (
           <SummaryPanel
@@ -156,7 +185,13 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
           />
         )}
         {me.data && (
-          <ChannelConversation workspaceName={workspaceName} channel={channel} me={me.data} role={role} />
+          <ChannelConversation
+            key={openedAt}
+            workspaceName={workspaceName}
+            channel={channel}
+            me={me.data}
+            role={role}
+          />
         )}
       </section>
     </PersonCards>
@@ -205,6 +240,9 @@ function ChannelConversation({
   // Thread replies live in the thread panel, not in the channel's flow.
   const flow = useMemo(() => state.messages.filter((message) => message.parentId === null), [state.messages]);
   const isOwn = useCallback((message: ChannelMessage) => message.sender._id === me._id, [me._id]);
+  const saved = useSavedMessages('channel');
+  // Pinning is for the roles that may (editors and admins), in a channel that is not archived.
+  const mayPin = role !== undefined && roleCan(role, 'pinMessages') && !channel.archived;
 
   // The log scrolls to the target itself (ChatLog's anchorId), once it is rendered.
   const queryClient = useQueryClient();
@@ -281,11 +319,16 @@ function ChannelConversation({
               onReply={layout.inThread || message.parentId ? undefined : () => setThreadId(message._id)}
               onCreateTask={() => setTaskFrom({ _id: message._id, content: message.content })}
               link={messageLink(window.location.origin, workspaceName, channel._id, message)}
+              saved={saved.isSaved(message._id)}
+              onToggleSave={() => saved.toggle(message._id)}
+              pinned={!!message.pinned}
+              onTogglePin={mayPin ? () => chat.pin(message._id, !message.pinned).catch(pinFailed) : undefined}
             />
           )
         }
         below={
           <>
+            {message.pinned && !message.deleted && <PinnedMarker by={message.pinned.by.name} />}
             {!message.deleted && <TaskLinkPreviews text={message.content} />}
             <ReactionsRow
               reactions={message.reactions}
@@ -379,6 +422,34 @@ function ChannelConversation({
         </Suspense>
       )}
     </div>
+  );
+}
+
+/** The channel's pins: how many, and a button that opens the Pins panel. */
+function PinsButton({
+  workspaceName,
+  channelId,
+  onOpen,
+}: {
+  workspaceName: string;
+  channelId: string;
+  onOpen: () => void;
+}) {
+  const pins = useQuery(channelPinsQuery(workspaceName, channelId));
+  const count = pins.data?.length ?? 0;
+  return (
+    <Button variant="secondary" size="sm" aria-haspopup="dialog" onClick={onOpen}>
+      <Pin aria-hidden="true" className="size-4" />
+      <span className="max-sm:sr-only">Pins</span>
+      <span
+        data-testid="pin-count"
+        className="rounded-full bg-slate-100 px-1.5 text-xs tabular-nums text-slate-700 dark:bg-slate-700 dark:text-slate-200"
+      >
+        <span className="sr-only">(</span>
+        {count}
+        <span className="sr-only"> pinned)</span>
+      </span>
+    </Button>
   );
 }
 
