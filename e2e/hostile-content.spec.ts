@@ -79,7 +79,7 @@ test('hostile Markdown neither freezes the channel nor a search hit for it', asy
   await sendAndSee(page, `still responsive ${word()}`);
 
   // The search hit for the hostile message: snippet shown, and it opens the channel at the message.
-  const box = page.getByRole('navigation', { name: 'Main' }).getByRole('searchbox', { name: 'Search' });
+  const box = page.getByRole('navigation', { name: 'Main' }).getByRole('combobox', { name: 'Search' });
   await box.fill(key);
   await box.press('Enter');
   await expect(page).toHaveURL(/\/search\?q=/);

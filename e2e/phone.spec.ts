@@ -73,7 +73,7 @@ test.describe('on a phone', () => {
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const menu = navbar(page).getByRole('button', { name: 'Menu', exact: true });
-    const search = navbar(page).getByRole('searchbox', { name: 'Search' });
+    const search = navbar(page).getByRole('combobox', { name: 'Search' });
     // Closed: the links and the search are not on the bar.
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
     await expect(search).toBeHidden();

@@ -11,7 +11,7 @@ import { acceptInvitations, person } from './fixtures.ts';
 
 async function search(page: Page, words: string) {
   await page.goto('/');
-  const box = page.getByRole('navigation', { name: 'Main' }).getByRole('searchbox', { name: 'Search' });
+  const box = page.getByRole('navigation', { name: 'Main' }).getByRole('combobox', { name: 'Search' });
   await box.fill(words);
   await box.press('Enter');
   await expect(page).toHaveURL(/\/search\?q=/);

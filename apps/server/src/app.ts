@@ -55,6 +55,7 @@ import { searchRoutes } from './features/search/search.routes.ts';
 import { createSummarizer, type Summarizer } from './features/summaries/summaries.engine.ts';
 import { summariesRoutes } from './features/summaries/summaries.routes.ts';
 import { SummariesService } from './features/summaries/summaries.service.ts';
+import { switcherRoutes } from './features/switcher/switcher.routes.ts';
 import { boardFiles } from './features/tasks/boards.files.ts';
 import { boardsRoutes } from './features/tasks/boards.routes.ts';
 import { taskListsRoutes } from './features/tasks/task-lists.routes.ts';
@@ -266,6 +267,7 @@ export async function buildApp(opts: BuildAppOptions) {
   await app.register(projectsRoutes(ctx, github));
   await app.register(githubWebhookRoutes(ctx));
   await app.register(searchRoutes(ctx));
+  await app.register(switcherRoutes(ctx));
   const projectSync = startProjectSync(ctx, github);
   const fileSweeper = startFileSweeper(ctx);
 

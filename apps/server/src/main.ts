@@ -17,10 +17,6 @@ app.log.info(
   { database: database.kind, ...(database.created ? { created: database.created } : {}) },
   'database open',
 );
-app.addHook('onClose', async () => {
-  await database.close();
-  unlock();
-});
 
 let closing = false;
 // Responses finished during shutdown close their keep-alive connection, so close() need not wait for it.
@@ -32,18 +28,26 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    // Stop accepting, let in-flight requests finish, then close sockets and the database.
+    // Stop accepting, let in-flight requests finish, close sockets and stop the drainers (their
+    // onClose hooks), and only then the database: Fastify runs onClose hooks last-registered first,
+    // so a hook added here closed the database under a mail or event still being recorded.
     const force = setTimeout(() => process.exit(1), 10_000).unref();
-    app.close().then(
-      () => {
-        clearTimeout(force);
-        process.exit(0);
-      },
-      (err) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(async () => {
+        await database.close();
+        unlock();
+      })
+      .then(
+        () => {
+          clearTimeout(force);
+          process.exit(0);
+        },
+        (err) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   });
 }
 

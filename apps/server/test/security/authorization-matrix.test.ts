@@ -1217,6 +1217,8 @@ const ROWS: Row[] = [
 
   // -- Search (everyone signed in; what each may read is pinned in features/search/search.test.ts) ----
   { route: 'GET /api/search', url: () => '/api/search?q=hello', expected: signedIn(200) },
+  // The caller's own destinations only (switcher.test.ts checks what each of them sees).
+  { route: 'GET /api/switcher', url: () => '/api/switcher', expected: signedIn(200) },
 
   // -- Notification centre (the caller's own only; someone else's ids change nothing) ---------------
   { route: 'GET /api/notifications', url: () => '/api/notifications', expected: signedIn(200) },

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { Navbar } from './navbar.tsx';
 import { ScrollRestoration } from './scroll-restoration.tsx';
@@ -22,6 +22,7 @@ const SiteFooter = lazy(() =>
 
 export function Layout() {
   useAppHeight();
+  const footerShown = useWhenIdle();
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <Suspense fallback={null}>
@@ -50,12 +51,32 @@ export function Layout() {
           <Outlet />
         </Suspense>
       </main>
-      <Suspense fallback={null}>
-        <SiteFooter />
-      </Suspense>
+      {footerShown && (
+        <Suspense fallback={null}>
+          <SiteFooter />
+        </Suspense>
+      )}
       <ScrollRestoration />
     </div>
   );
+}
+
+/**
+ * True once the browser has had a moment with nothing to do after the page's first work (at most
+ * 2 s): the footer, always below the fold, renders then rather than in the middle of the page's own
+ * first renders, where it lengthened a task that already blocked a phone's main thread (issue 19).
+ */
+function useWhenIdle() {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(() => setIdle(true), 500);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(() => setIdle(true), { timeout: 2000 });
+    return () => cancelIdleCallback(handle);
+  }, []);
+  return idle;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Menu, Plus, Search, X } from 'lucide-react';
-import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { buttonClasses } from '../components/ui/button.tsx';
 import { drawerPanelClasses, useDrawer } from '../components/ui/drawer.tsx';
@@ -9,6 +9,26 @@ import { LogoMark } from './logo.tsx';
 // The session's part of the bar (Sign In and Sign Up, or the signed-in controls) reads the server
 // through TanStack Query: it comes with app/session.tsx, right after the first render (issue 21).
 const SessionControls = lazy(() => import('./session.tsx').then((m) => ({ default: m.SessionControls })));
+
+// Suggestions under the search box (signed-in users): loaded when the box is first focused, with the
+// query cache they read through (features/switcher/search-suggestions.tsx).
+const SearchSuggestions = lazy(() =>
+  Promise.all([import('../features/switcher/search-suggestions.tsx'), import('./session.tsx')]).then(
+    ([m, session]) => ({
+      default: (props: Parameters<typeof m.SearchSuggestions>[0]) => (
+        <session.QueryScope>
+          <m.SearchSuggestions {...props} />
+        </session.QueryScope>
+      ),
+    }),
+  ),
+);
+
+interface ComboState {
+  open: boolean;
+  listId?: string;
+  activeId?: string;
+}
 
 const sessionPlaceholder = (
   <span aria-hidden="true" className="h-9 w-36 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" />
@@ -44,6 +64,9 @@ export function Navbar() {
     const q = text.trim();
     if (q) navigate(`/search?${new URLSearchParams({ q })}`);
   };
+  const box = useRef<HTMLInputElement>(null);
+  const [suggesting, setSuggesting] = useState(false);
+  const [combo, setCombo] = useState<ComboState>({ open: false });
   const drawer = useDrawer<HTMLDivElement>();
   return (
     // No backdrop filter below md: it would make the header the containing block of the fixed drawer.
@@ -109,15 +132,29 @@ export function Navbar() {
             <label htmlFor="navbar-search" className="sr-only">
               Search
             </label>
+            {/* A combobox (WAI-ARIA APG): the suggestions' listbox pops up under it while typing. */}
             <input
+              ref={box}
               id="navbar-search"
               type="search"
+              role="combobox"
+              aria-autocomplete="list"
+              aria-expanded={combo.open}
+              aria-controls={combo.open ? combo.listId : undefined}
+              aria-activedescendant={combo.open ? combo.activeId : undefined}
+              autoComplete="off"
               value={text}
+              onFocus={() => setSuggesting(true)}
               onChange={(event) => setText(event.target.value)}
               maxLength={200}
               placeholder="Search"
               className="w-full max-w-sm rounded-lg border border-slate-300 bg-slate-50 py-1.5 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-500 focus:border-indigo-600 focus:bg-white focus:outline-2 focus:outline-indigo-600 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:placeholder:text-slate-400"
             />
+            {suggesting && (
+              <Suspense fallback={null}>
+                <SearchSuggestions input={box} text={text} onCombo={setCombo} onPicked={setText} />
+              </Suspense>
+            )}
           </form>
           <Link to="/workspace/create" className={buttonClasses('primary', 'sm', 'self-start md:self-auto')}>
             <Plus aria-hidden="true" className="size-4" />

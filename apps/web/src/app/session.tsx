@@ -55,6 +55,10 @@ const PresenceConnection = lazy(() =>
 const CallListener = lazy(() =>
   import('../features/calls/call-listener.tsx').then((m) => ({ default: m.CallListener })),
 );
+// Ctrl/Cmd+K and the recent destinations on every signed-in page; the switcher itself loads on first use.
+const SwitcherHotkey = lazy(() =>
+  import('../features/switcher/switcher-hotkey.tsx').then((m) => ({ default: m.SwitcherHotkey })),
+);
 // Only for accounts whose address is not verified yet.
 const VerifyEmailBanner = lazy(() => import('../features/accounts/verify-email-banner.tsx'));
 
@@ -121,11 +125,14 @@ function Effects() {
       <Suspense fallback={null}>
         <CallListener userId={me.data._id} />
       </Suspense>
+      <Suspense fallback={null}>
+        <SwitcherHotkey userId={me.data._id} />
+      </Suspense>
     </>
   );
 }
 
-/** What a signed-in session runs on every page: presence, the call listener, the chosen theme. */
+/** What a signed-in session runs on every page: presence, the call listener, the quick switcher's key, the theme. */
 export function SessionEffects() {
   return (
     <QueryScope>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayKey, dayLabel, groupByDay, timeLabel } from './chat-time.ts';
+import { dateFormat, dateTimeLabel, dayKey, dayLabel, groupByDay, timeLabel } from './chat-time.ts';
 
 const now = new Date(2025, 2, 31, 10, 0); // 31 March 2025, local time
 
@@ -44,5 +44,17 @@ describe('groupByDay', () => {
       ['Today', 1],
     ]);
     expect(groups[2]?.key).toBe(dayKey(now));
+  });
+});
+
+describe('dateFormat', () => {
+  it('builds one formatter per set of options and shares it (building one is slow on a phone)', () => {
+    const a = dateFormat({ dateStyle: 'medium', timeStyle: 'short' });
+    expect(dateFormat({ dateStyle: 'medium', timeStyle: 'short' })).toBe(a);
+    expect(dateFormat({ dateStyle: 'medium' })).not.toBe(a);
+    const at = new Date(2025, 2, 31, 9, 41);
+    expect(dateTimeLabel(at)).toBe(
+      new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(at),
+    );
   });
 });

@@ -16,14 +16,31 @@ export function dayLabel(date: Date, now: Date = new Date()): string {
   return date.toLocaleDateString();
 }
 
-let timeFormat: Intl.DateTimeFormat | undefined;
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The reader's locale formatter for these options, built on first use and then shared: building one
+ * costs tens of milliseconds on a phone (`toLocale…String` with options builds one per call), so a
+ * module never builds one when it loads, only when it has a date to show (issue 19).
+ */
+export function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(undefined, options);
+    formats.set(key, format);
+  }
+  return format;
+}
 
 /** Hour and minute in the reader's locale (e.g. "09:41" or "9:41 AM"). */
 export function timeLabel(date: Date): string {
-  // One formatter for every message: `toLocaleTimeString` with options builds a new one per call,
-  // the largest cost of rendering a channel's first page on a phone (issue 19).
-  timeFormat ??= new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
-  return timeFormat.format(date);
+  return dateFormat({ hour: '2-digit', minute: '2-digit' }).format(date);
+}
+
+/** Date and time, e.g. "26 Nov 2026, 11:40" (notifications, sessions, invitations). */
+export function dateTimeLabel(date: Date): string {
+  return dateFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
 export type DayGroup<T> = { key: string; label: string; items: T[] };

@@ -16,10 +16,11 @@ export function rememberUser(user: { email: string; firstName?: string; lastName
 
 /**
  * What a signed-in person leaves in this browser that the next person must not find: unsent
- * messages (the outboxes `cohort.outbox.<userId>.…`), the last direct conversation, recent tasks.
+ * messages (the outboxes `cohort.outbox.<userId>.…`), the last direct conversation, recent tasks, the
+ * quick switcher's recent destinations and recent searches (`cohort.recent.<userId>.…`).
  */
 const PERSONAL_KEYS = ['chatState', 'recentTasks'];
-const PERSONAL_PREFIXES = ['cohort.outbox.'];
+const PERSONAL_PREFIXES = ['cohort.outbox.', 'cohort.recent.'];
 
 /** Signing out: the display keys and everything personal go. */
 export function forgetUser() {

@@ -63,6 +63,9 @@ export function useStickToBottom<T extends HTMLElement>({
       setHasNew(false);
     }
     lastTop.current = top;
+    // The height older history is measured against when it is prepended (the layout effect reads
+    // it only when the list's ends move; in between, images and reactions may have grown the list).
+    previous.current.height = el.scrollHeight;
     if (top <= NEAR_TOP_PX) onReachTop?.();
   }, [onReachTop]);
 
@@ -70,6 +73,11 @@ export function useStickToBottom<T extends HTMLElement>({
     const el = ref.current;
     if (!el) return;
     const prev = previous.current;
+    const anchorPending = anchorId !== undefined && anchored.current !== anchorId;
+    // The list re-renders with everything around it (a sidebar counter, a reaction): a commit that
+    // moved neither end of the list and has no anchor to reach reads no layout, which would force the
+    // browser to lay the page out once per commit instead of once per frame (issue 19).
+    if (lastKey === prev.lastKey && firstKey === prev.firstKey && !anchorPending) return;
     if (lastKey !== prev.lastKey) {
       if (prev.lastKey === undefined) {
         // The first page: start at the bottom without an animation from the top.
@@ -84,7 +92,7 @@ export function useStickToBottom<T extends HTMLElement>({
       // Older history was added above: keep the reader's place instead of jumping.
       el.scrollTop += el.scrollHeight - prev.height;
     }
-    if (anchorId && anchored.current !== anchorId) {
+    if (anchorPending && anchorId) {
       // Opened at a message: centre it once it is rendered, and stop following the bottom so the
       // newer history arriving after it does not carry the reader away.
       const target = el.querySelector<HTMLElement>(`[id="${CSS.escape(anchorId)}"]`);

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
 
 const FOCUSABLE =
@@ -7,6 +7,17 @@ const FOCUSABLE =
 
 /** Below this width the navigation and the workspace sidebar are drawers (Tailwind's `md`). */
 const WIDE = '(min-width: 48rem)';
+
+function onWideChange(notify: () => void) {
+  const wide = window.matchMedia(WIDE);
+  wide.addEventListener('change', notify);
+  return () => wide.removeEventListener('change', notify);
+}
+
+/** Whether the screen is wide (`md` and up), following its changes. */
+export function useWide(): boolean {
+  return useSyncExternalStore(onWideChange, () => window.matchMedia(WIDE).matches);
+}
 
 /** The classes of an open drawer: a column from the left edge, above the page (narrow screens only). */
 export const drawerPanelClasses =
@@ -71,8 +82,15 @@ export function useDrawer<P extends HTMLElement>() {
     }
   }
 
+  const wide = useWide();
   return {
     open,
+    /**
+     * Whether the panel's content is on screen: always on a wide screen, only while open on a narrow
+     * one. A closed drawer need not render its content (nor run its reads): on a phone that was a
+     * sidebar's worth of work for nothing on every page load (issue 19).
+     */
+    shown: open || wide,
     close,
     buttonProps: {
       ref: button,

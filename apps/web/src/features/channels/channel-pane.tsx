@@ -5,11 +5,12 @@ import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Archive, Bell, BellOff, Info, Lock, Pin, Sparkles, Star, Video } from 'lucide-react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
+import { timeLabel } from '../../lib/chat-time.ts';
 import { toast } from '../../lib/toast.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { MeetingBanner, meetingUrl } from '../calls/calls.public.ts';
@@ -69,7 +70,8 @@ const RUN_WINDOW_MS = 5 * 60_000;
  * live message list, the typing indicator and the composer. The workspace page keys it by channel,
  * so switching channels tears the connection down and opens a fresh one (SPEC §4).
  */
-export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) {
+// Memoized: the workspace page around it re-renders as its own reads land (issue 19).
+export const ChannelPane = memo(function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) {
   const me = useMe();
   const navigate = useNavigate();
   const [showSummary, setShowSummary] = useState(false);
@@ -196,7 +198,7 @@ export function ChannelPane({ workspaceName, channel, role }: ChannelPaneProps) 
       </section>
     </PersonCards>
   );
-}
+});
 
 type Item = ConversationItem<ChannelMessage>;
 
@@ -272,78 +274,52 @@ function ChannelConversation({
     return displayName(known ?? { email: user.email });
   });
 
+  // The rows are memoized (ChannelMessageRow): a commit elsewhere on the page (a sidebar counter, the
+  // member list, the read mark) re-renders the log but not every message in it (issue 19). Their
+  // callbacks are one stable object that reaches the conversation's newest methods through a ref.
+  const latestChat = useRef(chat);
+  latestChat.current = chat;
+  const latestSaved = useRef(saved);
+  latestSaved.current = saved;
+  const rowActions = useMemo<RowActions>(
+    () => ({
+      react: (id, emoji, on) => {
+        latestChat.current.react(id, emoji, on).catch(reactFailed);
+      },
+      edit: (id, content) => latestChat.current.edit(id, content),
+      remove: (id) => latestChat.current.remove(id),
+      startEditing: (id) => startEditing(id),
+      doneEditing,
+      openThread: setThreadId,
+      createTask: (message) => setTaskFrom({ _id: message._id, content: message.content }),
+      pin: (id, on) => {
+        latestChat.current.pin(id, on).catch(pinFailed);
+      },
+      toggleSave: (id) => latestSaved.current.toggle(id),
+    }),
+    [startEditing, doneEditing],
+  );
+  const canModerate = role !== undefined && roleCan(role, 'manageChannels');
+
   /** A stored message's bubble with its actions, reactions, thread summary and markers. */
   const renderMessage = (message: ChannelMessage, layout: MessageLayout & { inThread?: boolean }) => {
     if (message.kind === 'system') return <SystemMessage key={message._id} message={message} />;
-    const own = message.sender._id === me._id;
-    const isEditing = editing === message._id;
+    const inThread = layout.inThread === true;
     return (
-      <ChatBubble
+      <ChannelMessageRow
         key={message.clientId || message._id}
-        id={layout.inThread ? undefined : `message-${message._id}`}
-        highlighted={flash === message._id && !layout.inThread}
-        own={own}
-        content={message.content}
-        attachments={message.attachments}
-        date={new Date(message.timestamp)}
-        name={displayName(message.sender)}
-        senderEmail={message.sender.email}
-        showName={layout.showName}
-        spaced={layout.spaced}
-        body={
-          message.deleted ? (
-            <DeletedBody />
-          ) : isEditing ? (
-            <EditForm
-              initial={message.content}
-              onSave={(content) => chat.edit(message._id, content)}
-              onDone={doneEditing}
-            />
-          ) : undefined
-        }
-        meta={message.editedAt && !message.deleted ? <EditedMarker editedAt={message.editedAt} /> : undefined}
-        actions={
-          message.deleted || isEditing ? undefined : (
-            <MessageActions
-              own={own}
-              canEdit={own}
-              canDelete={own || (role !== undefined && roleCan(role, 'manageChannels'))}
-              onReact={(emoji) => {
-                const mine = message.reactions
-                  .find((r) => r.emoji === emoji)
-                  ?.users.some((u) => u._id === me._id);
-                chat.react(message._id, emoji, !mine).catch(reactFailed);
-              }}
-              onEdit={() => startEditing(message._id)}
-              onDelete={() => chat.remove(message._id)}
-              onReply={layout.inThread || message.parentId ? undefined : () => setThreadId(message._id)}
-              onCreateTask={() => setTaskFrom({ _id: message._id, content: message.content })}
-              link={messageLink(window.location.origin, workspaceName, channel._id, message)}
-              saved={saved.isSaved(message._id)}
-              onToggleSave={() => saved.toggle(message._id)}
-              pinned={!!message.pinned}
-              onTogglePin={mayPin ? () => chat.pin(message._id, !message.pinned).catch(pinFailed) : undefined}
-            />
-          )
-        }
-        below={
-          <>
-            {message.pinned && !message.deleted && <PinnedMarker by={message.pinned.by.name} />}
-            {!message.deleted && <TaskLinkPreviews text={message.content} />}
-            <ReactionsRow
-              reactions={message.reactions}
-              myId={me._id}
-              onToggle={(emoji, on) => chat.react(message._id, emoji, on).catch(reactFailed)}
-            />
-            {!layout.inThread && (
-              <ThreadSummary
-                count={message.replyCount}
-                lastReplyAt={message.lastReplyAt}
-                onOpen={() => setThreadId(message._id)}
-              />
-            )}
-          </>
-        }
+        message={message}
+        showName={layout.showName === true}
+        spaced={layout.spaced === true}
+        inThread={inThread}
+        highlighted={flash === message._id && !inThread}
+        isEditing={editing === message._id}
+        myId={me._id}
+        canModerate={canModerate}
+        link={messageLink(window.location.origin, workspaceName, channel._id, message)}
+        saved={saved.isSaved(message._id)}
+        mayPin={mayPin}
+        actions={rowActions}
       />
     );
   };
@@ -482,6 +458,121 @@ function MuteButton({ workspaceName, channelId }: { workspaceName: string; chann
   );
 }
 
+/** What a message row can do, stable across renders (the rows are memoized). */
+interface RowActions {
+  react: (id: string, emoji: string, on: boolean) => void;
+  edit: (id: string, content: string) => Promise<unknown>;
+  remove: (id: string) => Promise<unknown>;
+  startEditing: (id: string) => void;
+  doneEditing: () => void;
+  openThread: (id: string) => void;
+  createTask: (message: ChannelMessage) => void;
+  pin: (id: string, on: boolean) => void;
+  toggleSave: (id: string) => void;
+}
+
+/** A stored message's bubble with its actions, reactions, thread summary and markers. */
+const ChannelMessageRow = memo(function ChannelMessageRow({
+  message,
+  showName,
+  spaced,
+  inThread,
+  highlighted,
+  isEditing,
+  myId,
+  canModerate,
+  link,
+  saved,
+  mayPin,
+  actions,
+}: {
+  message: ChannelMessage;
+  showName: boolean;
+  spaced: boolean;
+  inThread: boolean;
+  highlighted: boolean;
+  isEditing: boolean;
+  myId: string;
+  /** A workspace role that may delete anyone's message. */
+  canModerate: boolean;
+  link: string;
+  /** In the reader's saved messages. */
+  saved: boolean;
+  /** The reader may pin and unpin here. */
+  mayPin: boolean;
+  actions: RowActions;
+}) {
+  const own = message.sender._id === myId;
+  return (
+    <ChatBubble
+      id={inThread ? undefined : `message-${message._id}`}
+      highlighted={highlighted}
+      own={own}
+      content={message.content}
+      attachments={message.attachments}
+      date={new Date(message.timestamp)}
+      name={displayName(message.sender)}
+      senderEmail={message.sender.email}
+      showName={showName}
+      spaced={spaced}
+      body={
+        message.deleted ? (
+          <DeletedBody />
+        ) : isEditing ? (
+          <EditForm
+            initial={message.content}
+            onSave={(content) => actions.edit(message._id, content)}
+            onDone={actions.doneEditing}
+          />
+        ) : undefined
+      }
+      meta={message.editedAt && !message.deleted ? <EditedMarker editedAt={message.editedAt} /> : undefined}
+      actions={
+        message.deleted || isEditing ? undefined : (
+          <MessageActions
+            own={own}
+            canEdit={own}
+            canDelete={own || canModerate}
+            onReact={(emoji) => {
+              const mine = message.reactions
+                .find((r) => r.emoji === emoji)
+                ?.users.some((u) => u._id === myId);
+              actions.react(message._id, emoji, !mine);
+            }}
+            onEdit={() => actions.startEditing(message._id)}
+            onDelete={() => actions.remove(message._id)}
+            onReply={inThread || message.parentId ? undefined : () => actions.openThread(message._id)}
+            onCreateTask={() => actions.createTask(message)}
+            link={link}
+            saved={saved}
+            onToggleSave={() => actions.toggleSave(message._id)}
+            pinned={!!message.pinned}
+            onTogglePin={mayPin ? () => actions.pin(message._id, !message.pinned) : undefined}
+          />
+        )
+      }
+      below={
+        <>
+          {message.pinned && !message.deleted && <PinnedMarker by={message.pinned.by.name} />}
+          {!message.deleted && <TaskLinkPreviews text={message.content} />}
+          <ReactionsRow
+            reactions={message.reactions}
+            myId={myId}
+            onToggle={(emoji, on) => actions.react(message._id, emoji, on)}
+          />
+          {!inThread && (
+            <ThreadSummary
+              count={message.replyCount}
+              lastReplyAt={message.lastReplyAt}
+              onOpen={() => actions.openThread(message._id)}
+            />
+          )}
+        </>
+      }
+    />
+  );
+});
+
 /** A new run starts with another sender or after a pause: it gets its name label and some space. */
 function startsRun(previous: Item | undefined, item: Item): boolean {
   if (!previous) return true;
@@ -503,7 +594,7 @@ function SystemMessage({ message }: { message: ChannelMessage }) {
     >
       {message.content}{' '}
       <time dateTime={message.timestamp} className="text-slate-500 not-italic">
-        {at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+        {timeLabel(at)}
       </time>
     </li>
   );

@@ -5,14 +5,13 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { dateTimeLabel } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
 import { toast } from '../../lib/toast.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { ROLE_LABELS, workspacePath } from '../workspaces/workspaces.public.ts';
 import { myInvitationsQuery, useAcceptInvitation, useDeclineInvitation } from './invitations.queries.ts';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 const errorText = (err: unknown) =>
   err instanceof ApiError ? err.message : 'Something went wrong. Please try again';
@@ -148,7 +147,7 @@ function InvitationCard({ invitation, focused }: { invitation: MyInvitation; foc
         <div>
           <dt className="font-medium text-slate-900">Expires</dt>
           <dd className="text-slate-700">
-            <time dateTime={invitation.expiresAt}>{dateFormat.format(new Date(invitation.expiresAt))}</time>
+            <time dateTime={invitation.expiresAt}>{dateTimeLabel(new Date(invitation.expiresAt))}</time>
           </dd>
         </div>
       </dl>

@@ -3,11 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Bell, BellRing, CheckCheck } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { dateTimeLabel } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
 import { notificationsQuery, useMarkNotificationsRead } from './notifications.queries.ts';
 import { describe, useLiveNotifications } from './use-live-notifications.ts';
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 type Permission = NotificationPermission | 'unsupported';
 const currentPermission = (): Permission =>
@@ -142,7 +141,7 @@ export function NotificationBell() {
                     </span>
                     {n.text && <span className="line-clamp-2 text-slate-700">{n.text}</span>}
                     <time dateTime={n.createdAt} className="text-xs text-slate-600">
-                      {timeFormat.format(new Date(n.createdAt))}
+                      {dateTimeLabel(new Date(n.createdAt))}
                     </time>
                   </button>
                 </li>

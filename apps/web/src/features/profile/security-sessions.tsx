@@ -4,11 +4,11 @@ import { LoaderCircle, LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { ApiError, api } from '../../lib/api.ts';
+import { dateTimeLabel } from '../../lib/chat-time.ts';
 import { toast } from '../../lib/toast.ts';
 import { securityKeys, sessionsQuery } from './security-queries.ts';
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const formatTime = (iso: string) => when.format(new Date(iso));
+const formatTime = (iso: string) => dateTimeLabel(new Date(iso));
 
 const errorText = (err: unknown) =>
   err instanceof ApiError ? err.message : 'Something went wrong. Please try again';

@@ -80,7 +80,7 @@ describe('SearchPage', () => {
     const tasks = screen.getByRole('region', { name: 'Tasks' });
     expect(within(tasks).getByRole('link').getAttribute('href')).toBe('/tasks/t1');
     expect(screen.getByText('in: #general')).toBeTruthy();
-    expect((screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement).value).toBe(
+    expect((screen.getByRole('combobox', { name: 'Search' }) as HTMLInputElement).value).toBe(
       'deploy in:#general',
     );
   });
@@ -106,7 +106,7 @@ describe('Navbar search box', () => {
       'GET /api/search': () => ({ json: empty }),
     });
     renderSearch('/');
-    await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 'zeppelin budget{Enter}');
+    await userEvent.type(screen.getByRole('combobox', { name: 'Search' }), 'zeppelin budget{Enter}');
     expect(await screen.findByText('No results')).toBeTruthy();
     const url = fetchMock.mock.calls.map(([input]) => String(input)).find((u) => u.includes('/api/search'));
     expect(new URL(url ?? '', 'http://localhost').searchParams.get('q')).toBe('zeppelin budget');

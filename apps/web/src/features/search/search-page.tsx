@@ -1,10 +1,13 @@
 import { parseSearchQuery, type SearchResults, type TextSegment } from '@cohort/shared/search';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Hash, Lock, MessageCircle } from 'lucide-react';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { readableSegments } from '../../components/markdown/readable.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useMe } from '../accounts/accounts.public.ts';
+import { recordRecentSearch } from '../switcher/switcher.public.ts';
 import { messageLink, searchQuery } from './search.queries.ts';
 
 /** Highlighted text from the server: matches in <mark>, everything as text (never HTML). */
@@ -44,6 +47,12 @@ export default function SearchPage() {
   useDocumentTitle(q ? `Search: ${q}` : 'Search');
   const parsed = q ? parseSearchQuery(q) : null;
   const results = useInfiniteQuery({ ...searchQuery(q), enabled: !!parsed?.ok });
+  // Every full search that runs is a recent search (the search box suggests it again).
+  const userId = useMe().data?._id;
+  const runs = !!parsed?.ok;
+  useEffect(() => {
+    if (userId && runs) recordRecentSearch(userId, q);
+  }, [userId, runs, q]);
   const pages = results.data?.pages ?? [];
   const first = pages[0];
   const messages = pages.flatMap((p) => p.messages);

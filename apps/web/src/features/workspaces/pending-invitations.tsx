@@ -4,12 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { LoaderCircle, Send, X } from 'lucide-react';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
+import { dateFormat } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
 import { toast } from '../../lib/toast.ts';
 import { ROLE_LABELS } from './role-select.tsx';
 import { useResendInvitation, useRevokeInvitation, workspaceInvitationsQuery } from './workspaces.queries.ts';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 const errorText = (err: unknown) =>
   err instanceof ApiError ? err.message : 'Something went wrong. Please try again';
@@ -111,7 +110,7 @@ export function PendingInvitations({ workspace }: { workspace: WorkspaceDetail }
                       </span>
                     ) : (
                       <time dateTime={invitation.expiresAt} className="text-slate-700">
-                        {dateFormat.format(new Date(invitation.expiresAt))}
+                        {dateFormat({ dateStyle: 'medium' }).format(new Date(invitation.expiresAt))}
                       </time>
                     )}
                   </td>

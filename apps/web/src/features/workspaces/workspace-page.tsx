@@ -17,7 +17,7 @@ import { useState } from 'react';
 import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
-import { drawerPanelClasses, useDrawer } from '../../components/ui/drawer.tsx';
+import { drawerPanelClasses, useDrawer, useWide } from '../../components/ui/drawer.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -109,15 +109,9 @@ function WorkspaceView({
 }) {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
-  const me = useMe();
   // Narrow screens: the channels and people are a drawer, and the conversation takes the screen.
   const drawer = useDrawer<HTMLElement>();
-  const unread = useUnreadCounts(
-    workspace.name,
-    workspace.chat.channels.map((c) => c._id),
-    channel?._id,
-    me.data?._id,
-  );
+  const wide = useWide();
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col max-md:h-below-navbar md:px-6 md:py-6">
@@ -173,14 +167,15 @@ function WorkspaceView({
       <div className="grid min-h-0 flex-1 overflow-hidden bg-white md:min-h-[34rem] md:grid-cols-[4rem_17rem_1fr] md:rounded-b-2xl md:border md:border-t-0 md:border-slate-200 dark:border-slate-800 dark:bg-slate-900">
         {drawer.overlay}
         <div className="hidden border-r border-slate-200 bg-slate-100 py-3 md:block dark:border-slate-800 dark:bg-slate-950">
-          <WorkspaceSwitcher currentId={workspace._id} />
+          {/* Wide screens only (a phone shows the switcher in the drawer): not rendered unseen. */}
+          {wide && <WorkspaceSwitcher currentId={workspace._id} />}
         </div>
         <ChannelSidebar
           drawer={drawer}
           workspace={workspace}
           selectedId={channelId}
+          openChannelId={channel?._id}
           browsing={browsing}
-          unread={unread}
           onCreate={() => setCreating(true)}
         />
         <div className="min-h-0 min-w-0 md:border-l md:border-slate-200 dark:md:border-slate-800">
@@ -233,25 +228,15 @@ function WorkspaceView({
   );
 }
 
-function ChannelSidebar({
-  drawer,
-  workspace,
-  selectedId,
-  browsing,
-  unread,
-  onCreate,
-}: {
-  drawer: ReturnType<typeof useDrawer<HTMLElement>>;
-  workspace: WorkspaceDetail;
-  selectedId: string | undefined;
-  browsing: boolean;
-  /** Unread counts per channel id (channels without any are absent) and the muted channels. */
-  unread: SidebarUnread;
-  onCreate: () => void;
-}) {
-  const groups = sidebarGroups(workspace.chat.channels, selectedId);
-  // On a phone the sidebar is a drawer (the menu button in the workspace's header), so the chat
-  // has the screen; the drawer scrolls (a workspace may list a hundred people).
+type SidebarProps = Parameters<typeof SidebarContent>[0];
+
+/**
+ * The workspace's sidebar. On a phone it is a drawer (the menu button in the workspace's header), so
+ * the chat has the screen; the drawer scrolls (a workspace may list a hundred people). Its content
+ * (and the reads behind it: unread counts, people, presence) renders only while it is on screen.
+ */
+function ChannelSidebar(props: SidebarProps) {
+  const { drawer } = props;
   return (
     <nav
       {...drawer.panelProps}
@@ -262,6 +247,38 @@ function ChannelSidebar({
           : 'hidden overflow-y-auto bg-slate-50/70 p-3 md:flex md:flex-col dark:bg-slate-900',
       )}
     >
+      {drawer.shown && <SidebarContent {...props} />}
+    </nav>
+  );
+}
+
+function SidebarContent({
+  drawer,
+  workspace,
+  selectedId,
+  openChannelId,
+  browsing,
+  onCreate,
+}: {
+  drawer: ReturnType<typeof useDrawer<HTMLElement>>;
+  workspace: WorkspaceDetail;
+  selectedId: string | undefined;
+  /** The channel shown beside the sidebar (it has no unread count while it is read). */
+  openChannelId: string | undefined;
+  browsing: boolean;
+  onCreate: () => void;
+}) {
+  // Here, not in the page: a new count re-renders the sidebar, not the conversation (issue 19).
+  const me = useMe();
+  const unread = useUnreadCounts(
+    workspace.name,
+    workspace.chat.channels.map((c) => c._id),
+    openChannelId,
+    me.data?._id,
+  );
+  const groups = sidebarGroups(workspace.chat.channels, selectedId);
+  return (
+    <>
       {drawer.open && (
         <div className="mb-3 border-b border-slate-200 pb-3">
           <WorkspaceSwitcher currentId={workspace._id} horizontal />
@@ -334,7 +351,7 @@ function ChannelSidebar({
           </p>
         )}
       </div>
-    </nav>
+    </>
   );
 }
 
