@@ -421,9 +421,7 @@ function PinsButton({
         data-testid="pin-count"
         className="rounded-full bg-slate-100 px-1.5 text-xs tabular-nums text-slate-700 dark:bg-slate-700 dark:text-slate-200"
       >
-        <span className="sr-only">(</span>
         {count}
-        <span className="sr-only"> pinned)</span>
       </span>
     </Button>
   );

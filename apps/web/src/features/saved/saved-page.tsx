@@ -1,13 +1,30 @@
 import { CHAT_NAMESPACE } from '@cohort/shared/chat.constants';
 import type { SavedItem } from '@cohort/shared/saved';
 import { SAVED_EVENTS } from '@cohort/shared/saved.constants';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bookmark, Hash, MessageCircle, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import { api } from '../../lib/api.ts';
 import { openLive } from '../../lib/live.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { refreshSaved, savedItemPath, savedListQuery, useSavedMessages } from './saved.queries.ts';
+import { refreshSaved, savedKeys, useSavedMessages } from './saved.queries.ts';
+
+const savedListQuery = queryOptions({
+  queryKey: savedKeys.list,
+  queryFn: ({ signal }) => api.get<SavedItem[]>('/api/saved', signal),
+});
+
+/** A saved message's link: its channel at the message, or the direct conversation at it. */
+export function savedItemPath(item: SavedItem): string {
+  const c = item.conversation;
+  if (c.kind === 'channel') {
+    // A thread reply opens its thread (the channel view does that for a reply it is sent to).
+    const params = new URLSearchParams({ message: item.messageId, seq: String(item.seq) });
+    return `/workspace/${encodeURIComponent(c.workspaceName)}/channel/${encodeURIComponent(c.channelId)}?${params}`;
+  }
+  return `/chat?${new URLSearchParams({ with: c.email, message: item.messageId, seq: String(item.seq) })}`;
+}
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

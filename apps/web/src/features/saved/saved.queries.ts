@@ -1,4 +1,4 @@
-import type { SavedIds, SavedItem } from '@cohort/shared/saved';
+import type { SavedIds } from '@cohort/shared/saved';
 import type { SavedKind } from '@cohort/shared/saved.constants';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
@@ -14,11 +14,6 @@ export const savedKeys = {
   list: ['saved', 'list'] as const,
   ids: ['saved', 'ids'] as const,
 };
-
-export const savedListQuery = queryOptions({
-  queryKey: savedKeys.list,
-  queryFn: ({ signal }) => api.get<SavedItem[]>('/api/saved', signal),
-});
 
 export const savedIdsQuery = queryOptions({
   queryKey: savedKeys.ids,
@@ -46,15 +41,4 @@ export function useSavedMessages(kind: SavedKind) {
     set,
     toggle: (messageId: string) => set(messageId, !saved.has(messageId)),
   };
-}
-
-/** A saved message's link: its channel at the message, or the direct conversation at it. */
-export function savedItemPath(item: SavedItem): string {
-  const c = item.conversation;
-  if (c.kind === 'channel') {
-    // A thread reply opens its thread (the channel view does that for a reply it is sent to).
-    const params = new URLSearchParams({ message: item.messageId, seq: String(item.seq) });
-    return `/workspace/${encodeURIComponent(c.workspaceName)}/channel/${encodeURIComponent(c.channelId)}?${params}`;
-  }
-  return `/chat?${new URLSearchParams({ with: c.email, message: item.messageId, seq: String(item.seq) })}`;
 }

@@ -1,6 +1,6 @@
 import type { SavedItem } from '@cohort/shared/saved';
 import { describe, expect, it } from 'vitest';
-import { savedItemPath } from './saved.queries.ts';
+import { savedItemPath } from './saved-page.tsx';
 
 const base = {
   messageId: 'm1',
