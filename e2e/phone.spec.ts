@@ -157,6 +157,14 @@ test.describe('on a phone', () => {
     await expectInView(page, composer);
     await expectInView(page, log.getByText('Got it on mine too'));
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+    // Bob sets the topic: Ada's header follows live, with the sidebar (a closed drawer) not rendered.
+    const topic = await bob.context.request.patch(
+      `/api/workspaces/${encodeURIComponent(name)}/channels/${channels.random}`,
+      { data: { topic: 'Phones first' } },
+    );
+    expect(topic.status()).toBe(200);
+    await expect(page.getByTestId('channel-topic')).toHaveText('Topic: Phones first');
   });
 
   test('a direct conversation fills the screen with its composer in view', async () => {

@@ -4,7 +4,7 @@ import { displayName } from '@cohort/shared/names';
 import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, Bell, BellOff, Info, Lock, Pin, Sparkles, Star, Video } from 'lucide-react';
+import { Archive, Bell, BellOff, DoorOpen, Info, Lock, Pin, Sparkles, Star, Video } from 'lucide-react';
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
@@ -636,7 +636,9 @@ function ChannelMembershipButtons({ workspaceName, channel }: { workspaceName: s
           disabled={action.isPending}
           onClick={() => run({ kind: 'leave' }, 'Could not leave the channel')}
         >
-          Leave channel
+          {/* An icon on a phone, like the header's other actions: the words took the channel's name's place. */}
+          <DoorOpen aria-hidden="true" className="size-4 sm:hidden" />
+          <span className="max-sm:sr-only">Leave channel</span>
         </Button>
       )}
     </>

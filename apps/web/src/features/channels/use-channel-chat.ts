@@ -1,3 +1,4 @@
+import { CHANNEL_EVENTS } from '@cohort/shared/channels.constants';
 import type { ChannelMessage } from '@cohort/shared/chat';
 import {
   CHAT_EVENTS,
@@ -21,6 +22,7 @@ import { type LiveClient, loadLive } from '../../lib/live.ts';
 import type { ConnectionState } from '../../lib/socket-state.ts';
 import { messageActions, useConversation } from '../messaging/messaging.public.ts';
 import { refreshSaved } from '../saved/saved.public.ts';
+import { refreshChannels } from './channel-manage.queries.ts';
 import { refreshPins } from './pins.queries.ts';
 import { TypingAnnouncer } from './typing.ts';
 
@@ -106,10 +108,10 @@ export function useChannelChat(
   /** Open at this message's seq (a search hit) instead of at the newest page. */
   anchorSeq?: number,
 ): ChannelChat {
+  const queryClient = useQueryClient();
   const [joinError, setJoinError] = useState<string | null>(null);
   const [typing, setTyping] = useState<Map<string, TypingUser>>(() => new Map());
   const ref: ChannelRef = { workspaceName, channelId };
-  const queryClient = useQueryClient();
 
   const chat = useConversation(JSON.stringify([workspaceName, channelId, userId, anchorSeq]), () => ({
     namespace: CHAT_NAMESPACE,
@@ -158,6 +160,11 @@ export function useChannelChat(
       socket.on('disconnect', () => {
         for (const id of expiry.keys()) stopTyping(id);
       });
+      // This channel renamed, archived, its members changed, or access to it lost: the header and the
+      // page follow. (The sidebar listens too, for every channel; on a phone it is not there.)
+      for (const event of Object.values(CHANNEL_EVENTS)) {
+        socket.on(event, () => void refreshChannels(queryClient, workspaceName));
+      }
       socket.on(CHAT_EVENTS.newMessage, (raw: unknown) => {
         const parsed = channelMessage.safeParse(raw);
         if (!parsed.success || parsed.data.channel !== channelId) return;

@@ -1,6 +1,6 @@
 import { displayName } from '@cohort/shared/names';
 import type { Channel, WorkspaceDetail } from '@cohort/shared/workspaces';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BellOff,
   Compass,
@@ -13,7 +13,7 @@ import {
   Settings,
   Star,
 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -25,6 +25,7 @@ import { useMe } from '../accounts/accounts.public.ts';
 import {
   BrowseChannels,
   ChannelPane,
+  refreshChannels,
   type SidebarUnread,
   useUnreadCounts,
 } from '../channels/channels.public.ts';
@@ -236,7 +237,12 @@ type SidebarProps = Parameters<typeof SidebarContent>[0];
  * (and the reads behind it: unread counts, people, presence) renders only while it is on screen.
  */
 function ChannelSidebar(props: SidebarProps) {
-  const { drawer } = props;
+  const { drawer, workspace } = props;
+  const queryClient = useQueryClient();
+  // A phone's drawer was not listening while closed: opening it brings the channel list up to date.
+  useEffect(() => {
+    if (drawer.open) void refreshChannels(queryClient, workspace.name);
+  }, [drawer.open, queryClient, workspace.name]);
   return (
     <nav
       {...drawer.panelProps}
