@@ -204,7 +204,7 @@ test('no route scrolls sideways at 390 px, signed out or in, with real data', as
   const bob = await phonePerson(browser, 'Bob');
   const { name, workspaceId, channels } = await workspace(ada, bob);
   // Long words that do not break are what pushes a narrow page wider: give the data some.
-  await ada.context.request.post(
+  const notes = await ada.context.request.post(
     `/api/workspaces/${encodeURIComponent(name)}/channels/${channels.general}/messages`,
     {
       data: {
@@ -214,6 +214,9 @@ test('no route scrolls sideways at 390 px, signed out or in, with real data', as
       },
     },
   );
+  // Saved, so /saved shows it (with its long word) too.
+  const { _id: notesId } = (await notes.json()) as { _id: string };
+  expect((await ada.context.request.put(`/api/saved/channel/${notesId}`)).status()).toBe(200);
   expect((await ada.context.request.post('/api/tasklists', { data: { title: 'Backlog' } })).status()).toBe(
     201,
   );
@@ -260,6 +263,7 @@ test('no route scrolls sideways at 390 px, signed out or in, with real data', as
     '/invitations': '/invitations',
     '/profile': '/profile',
     '/search': '/search?q=deploy',
+    '/saved': '/saved',
     '/tasks/:taskId': `/tasks/${taskId}`,
     '*': '/no-such-page',
   };

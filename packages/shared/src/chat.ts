@@ -150,6 +150,14 @@ export const channelMessage = z.object({
   attachments: z.array(storedFile).default([]),
   /** 'system': an announcement ("Ada renamed the channel to …"); the sender is who acted. */
   kind: z.enum(['text', 'system']).default('text'),
+  /**
+   * Pinned to the channel (issue 22): who pinned it and when (ISO), or null. Pinning and unpinning
+   * give the message the channel's next rev, so the change reaches reconnecting clients by backfill.
+   */
+  pinned: z
+    .object({ by: z.object({ _id: z.string(), name: z.string() }), at: z.string() })
+    .nullable()
+    .optional(),
 });
 export type ChannelMessage = z.infer<typeof channelMessage>;
 export const channelMessageList = z.array(channelMessage);

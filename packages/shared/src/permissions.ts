@@ -32,6 +32,8 @@ export const WORKSPACE_PERMISSIONS = {
   /** Add people to, and remove them from, a private channel the admin is listed in. */
   manageChannelMembers: ['admin'],
   viewStorage: ['admin'],
+  /** Pin and unpin messages in a channel one can read (issue 22): the roles that write, not viewers. */
+  pinMessages: ['editor', 'admin'],
 } as const satisfies Record<string, readonly WorkspaceRole[]>;
 
 export type WorkspaceAction = keyof typeof WORKSPACE_PERMISSIONS;

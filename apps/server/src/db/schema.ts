@@ -388,6 +388,27 @@ export const channelMessageReactions = pgTable(
 );
 
 /** A direct conversation is the ordered pair of its two users (user_a < user_b), with its own seq. */
+/**
+ * A pinned channel message (issue 22): at most one pin per message, listed in the channel's Pins
+ * panel newest first. Deleting the message (or the channel, or the pinner's account) removes it.
+ */
+export const channelPins = pgTable(
+  'channel_pins',
+  {
+    messageId: uuid('message_id')
+      .primaryKey()
+      .references(() => channelMessages.id, { onDelete: 'cascade' }),
+    channelId: uuid('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    pinnedBy: uuid('pinned_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pinnedAt: timestamp('pinned_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('channel_pins_channel_idx').on(t.channelId, t.pinnedAt)],
+);
+
 export const directConversations = pgTable(
   'direct_conversations',
   {
@@ -505,6 +526,41 @@ export const messageNotifications = pgTable(
     check(
       'message_notifications_kind_check',
       sql`${t.kind} in ('mention', 'direct', 'thread', 'invitation', 'missed_call')`,
+    ),
+  ],
+);
+
+/**
+ * A message someone saved for later (issue 22): a channel message or a direct message, private to
+ * `user_id`. Listed only while its owner can still read the message (decided when listing).
+ */
+export const savedMessages = pgTable(
+  'saved_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channelMessageId: uuid('channel_message_id').references(() => channelMessages.id, {
+      onDelete: 'cascade',
+    }),
+    directMessageId: uuid('direct_message_id').references(() => directMessages.id, { onDelete: 'cascade' }),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('saved_messages_user_channel_key').on(t.userId, t.channelMessageId),
+    uniqueIndex('saved_messages_user_direct_key').on(t.userId, t.directMessageId),
+    index('saved_messages_user_saved_idx').on(t.userId, t.savedAt),
+    // Deleting a message (a channel, an account) finds its saved rows without a scan.
+    index('saved_messages_channel_message_idx')
+      .on(t.channelMessageId)
+      .where(sql`${t.channelMessageId} is not null`),
+    index('saved_messages_direct_message_idx')
+      .on(t.directMessageId)
+      .where(sql`${t.directMessageId} is not null`),
+    check(
+      'saved_messages_one_message',
+      sql`(${t.channelMessageId} is null) <> (${t.directMessageId} is null)`,
     ),
   ],
 );

@@ -43,6 +43,12 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
   },
   { pattern: /^\/tasks\/[^/]+\/?$/, module: 'src/features/tasks/task-page.tsx', signedIn: true },
   { pattern: /^\/messages\/?$/, module: 'src/features/direct/messages-page.tsx', signedIn: true },
+  {
+    pattern: /^\/saved\/?$/,
+    module: 'src/features/saved/saved-page.tsx',
+    signedIn: true,
+    data: () => [api('saved')],
+  },
   { pattern: /^\/(chat|livechat)\/?$/, module: 'src/features/direct/chat-page.tsx', signedIn: true },
 ];
 

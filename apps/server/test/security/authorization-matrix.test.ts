@@ -737,6 +737,45 @@ const ROWS: Row[] = [
     url: (sc) => ch(sc.open, `/messages/${sc.message}/thread`),
     expected: member(200, 200, 200),
   },
+  // -- Pins (issue 22): readers see them; editors and admins pin and unpin ---------------------------
+  {
+    route: 'GET /api/workspaces/:workspaceName/channels/:channelId/pins',
+    variant: 'open',
+    url: (sc) => ch(sc.open, '/pins'),
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'GET /api/workspaces/:workspaceName/channels/:channelId/pins',
+    variant: 'private',
+    url: (sc) => ch(sc.secret, '/pins'),
+    expected: member(200, 200, 404),
+  },
+  {
+    route: 'PUT /api/workspaces/:workspaceName/channels/:channelId/messages/:messageId/pin',
+    variant: 'open',
+    prepare: async (sc) => ({ id: await sc.makeMessage() }),
+    url: (sc, v) => ch(sc.open, `/messages/${v.id}/pin`),
+    expected: member(403, 200, 200),
+  },
+  {
+    // The editor created the private channel listing the viewer; the admin is not listed.
+    route: 'PUT /api/workspaces/:workspaceName/channels/:channelId/messages/:messageId/pin',
+    variant: 'private',
+    prepare: async (sc) => ({ id: await sc.makeMessage(sc.secret, 'editor') }),
+    url: (sc, v) => ch(sc.secret, `/messages/${v.id}/pin`),
+    expected: member(403, 200, 404),
+  },
+  {
+    route: 'DELETE /api/workspaces/:workspaceName/channels/:channelId/messages/:messageId/pin',
+    prepare: async (sc) => {
+      const id = await sc.makeMessage();
+      await sc.make('PUT', ch(sc.open, `/messages/${id}/pin`), 'admin');
+      return { id };
+    },
+    url: (sc, v) => ch(sc.open, `/messages/${v.id}/pin`),
+    expected: member(403, 200, 200),
+  },
+
   {
     route: 'GET /api/workspaces/:workspaceName/channels/:channelId/summary',
     variant: 'open',
@@ -843,6 +882,40 @@ const ROWS: Row[] = [
     },
     url: (sc) => `/api/direct-messages/${sc.dm}/reactions/${encodeURIComponent('🎉')}`,
     expected: only({ editor: 200, admin: 200 }),
+  },
+
+  // -- Saved messages (issue 22): the caller's own; saving needs read access to the message ---------
+  { route: 'GET /api/saved', url: () => '/api/saved', expected: signedIn(200) },
+  { route: 'GET /api/saved/ids', url: () => '/api/saved/ids', expected: signedIn(200) },
+  {
+    route: 'PUT /api/saved/:kind/:messageId',
+    variant: 'open channel',
+    url: (sc) => `/api/saved/channel/${sc.message}`,
+    expected: member(200, 200, 200),
+  },
+  {
+    route: 'PUT /api/saved/:kind/:messageId',
+    variant: 'private channel',
+    prepare: async (sc) => ({ id: await sc.makeMessage(sc.secret, 'editor') }),
+    url: (_sc, v) => `/api/saved/channel/${v.id}`,
+    expected: member(200, 200, 404),
+  },
+  {
+    // The admin wrote to the editor: only the two of them may save it.
+    route: 'PUT /api/saved/:kind/:messageId',
+    variant: 'direct',
+    url: (sc) => `/api/saved/direct/${sc.dm}`,
+    expected: only({ editor: 200, admin: 200 }),
+  },
+  {
+    // Removes the caller's own saved row, if any: nobody else's can be named.
+    route: 'DELETE /api/saved/:kind/:messageId',
+    prepare: async (sc, actor) => {
+      if (actor === 'admin' || actor === 'editor') await sc.make('PUT', `/api/saved/direct/${sc.dm}`, actor);
+      return {};
+    },
+    url: (sc) => `/api/saved/direct/${sc.dm}`,
+    expected: signedIn(204),
   },
 
   // -- Files ----------------------------------------------------------------------------------------

@@ -66,6 +66,9 @@ describe('Navbar', () => {
       expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Profile' })),
     );
     await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Saved' }));
+    expect(within(menu).getByRole('menuitem', { name: 'Saved' }).getAttribute('href')).toBe('/saved');
+    await userEvent.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(within(menu).getByRole('menuitem', { name: 'Log out' }));
 
     await userEvent.keyboard('{Escape}');

@@ -43,6 +43,7 @@ const ProfilePage = page(() => import('../features/profile/profile-page.tsx'));
 const InvitationsPage = page(() => import('../features/invitations/invitations-page.tsx'));
 const ProjectsPage = page(() => import('../features/projects/projects-page.tsx'));
 const SearchPage = page(() => import('../features/search/search-page.tsx'));
+const SavedPage = page(() => import('../features/saved/saved-page.tsx'));
 const NotFoundPage = page(() => import('./not-found-page.tsx'));
 
 /** Every client route of the spec's route table (SPEC §2), plus shared task links and a 404. */
@@ -106,6 +107,7 @@ export const routes: RouteObject[] = [
               { path: '/invitations', element: <InvitationsPage /> },
               { path: '/profile', element: <ProfilePage /> },
               { path: '/search', element: <SearchPage /> },
+              { path: '/saved', element: <SavedPage /> },
               { path: '/tasks/:taskId', element: <TaskPage /> },
             ],
           },

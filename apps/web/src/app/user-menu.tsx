@@ -1,5 +1,5 @@
 import type { PublicUser } from '@cohort/shared/accounts';
-import { ChevronDown, LogOut, UserRound } from 'lucide-react';
+import { Bookmark, ChevronDown, LogOut, UserRound } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useLogout } from '../features/accounts/use-logout.ts';
@@ -135,6 +135,16 @@ export function UserMenu({ user }: { user: PublicUser }) {
             >
               <UserRound aria-hidden="true" className="size-4" />
               Profile
+            </Link>
+            <Link
+              role="menuitem"
+              tabIndex={-1}
+              to="/saved"
+              className={itemClasses}
+              onClick={() => close(false)}
+            >
+              <Bookmark aria-hidden="true" className="size-4" />
+              Saved
             </Link>
             <button
               role="menuitem"

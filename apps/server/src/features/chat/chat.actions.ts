@@ -1,10 +1,13 @@
 import { CHAT_MESSAGES, type ChannelMessage } from '@cohort/shared/chat';
+import { displayName } from '@cohort/shared/names';
+import { type ChannelPinsChangedEvent, PIN_MESSAGES, pinAnnouncement } from '@cohort/shared/pins';
 import type { AppContext } from '../../context.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { deleteMessage, editMessage, setReaction } from '../messaging/messaging.access.ts';
 import { createdEvent, emitMessageCreated } from './chat.events.ts';
 import {
+  authorizePin,
   authorizePost,
   CHAT_ROLES,
   loadChannelForChat,
@@ -13,7 +16,14 @@ import {
   refuseIfArchived,
 } from './chat.policy.ts';
 import { presentChannelMessage } from './chat.presenter.ts';
-import { type ChannelTarget, channelMessageHandle, postChannelMessage } from './chat.service.ts';
+import {
+  type ChannelTarget,
+  channelMessageHandle,
+  loadMessageInChannel,
+  postChannelMessage,
+  postSystemMessage,
+} from './chat.service.ts';
+import { pinCount, setPin, unpinDeleted } from './pins.service.ts';
 
 /**
  * One function per use case on a channel's messages: check access through the policy, write,
@@ -24,8 +34,10 @@ import { type ChannelTarget, channelMessageHandle, postChannelMessage } from './
 export interface ChannelPublisher {
   /** A new message, and for a thread reply its parent's new state; ends the sender's typing. */
   announceCreated(senderId: string, message: ChannelMessage): Promise<void>;
-  /** A message's new state (edit, delete, reaction) to its channel's room. */
+  /** A message's new state (edit, delete, reaction, pin) to its channel's room. */
   announceUpdate(message: ChannelMessage): void;
+  /** A channel's pins changed (pinned, unpinned, a pinned message deleted): to its room. */
+  announcePins(event: ChannelPinsChangedEvent): void;
 }
 
 interface ChannelRef {
@@ -108,7 +120,15 @@ export async function deleteChannelMessage(
   const handle = channelMessageHandle(ctx, access.channel.id, ref.messageId);
   const presented = presentChannelMessage(await deleteMessage(ctx, handle, user.id, mayModerate(access)));
   publisher.announceUpdate(presented);
+  // A deleted message keeps no pin.
+  if (await unpinDeleted(ctx, access.channel.id, presented._id)) {
+    publisher.announcePins(await pinsEvent(ctx, access.workspace.id, access.channel.id));
+  }
   return presented;
+}
+
+async function pinsEvent(ctx: AppContext, workspaceId: string, channelId: string) {
+  return { workspaceId, channelId, count: await pinCount(ctx, channelId) };
 }
 
 /** Adds (`on`) or removes the caller's reaction; only a real change is announced. */
@@ -126,5 +146,35 @@ export async function reactToChannelMessage(
   const result = await setReaction(ctx, handle, user.id, emoji, on);
   const presented = presentChannelMessage(result.message);
   if (result.changed) publisher.announceUpdate(presented);
+  return presented;
+}
+
+/**
+ * Pins (`on`) or unpins a message of the channel: `pinMessages` (403 for viewers), not in an archived
+ * channel (409), a live message that is not an announcement (400). Idempotent: a repeated pin or
+ * unpin answers the message as it is and announces nothing. A pin is announced in the channel ("Ada
+ * pinned a message"), then the message's new state and the channel's pin count go to its room.
+ */
+export async function pinChannelMessage(
+  ctx: AppContext,
+  publisher: ChannelPublisher,
+  user: SessionUser,
+  ref: ChannelRef & { messageId: string },
+  on: boolean,
+): Promise<ChannelMessage> {
+  const access = await loadChannelForChat(ctx, user, ref.workspaceName, ref.channelId);
+  authorizePin(access);
+  const channelId = access.channel.id;
+  const message = await loadMessageInChannel(ctx, channelId, ref.messageId);
+  if (on && (message.kind === 'system' || message.deletedAt)) throw badRequest(PIN_MESSAGES.notPinnable);
+  const result = await setPin(ctx, channelId, message.id, user.id, on);
+  const presented = presentChannelMessage(await loadMessageInChannel(ctx, channelId, message.id));
+  if (!result.changed) return presented;
+  publisher.announceUpdate(presented);
+  publisher.announcePins({ workspaceId: access.workspace.id, channelId, count: result.count });
+  if (on) {
+    const stored = await postSystemMessage(ctx, channelId, user.id, pinAnnouncement(displayName(user)));
+    if (stored) await publisher.announceCreated(user.id, presentChannelMessage(stored));
+  }
   return presented;
 }

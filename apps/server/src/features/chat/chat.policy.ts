@@ -25,6 +25,15 @@ export function authorizePost(access: ChannelAccess): void {
 }
 
 /**
+ * Pinning and unpinning: a reader of the channel whose role may pin (`pinMessages`: editors and
+ * admins; viewers get 403), in a channel that is not archived (409, like every write).
+ */
+export function authorizePin(access: ChannelAccess): void {
+  if (!roleCan(access.role, 'pinMessages')) throw forbidden();
+  refuseIfArchived(access);
+}
+
+/**
  * An archived channel is read-only (docs/permissions.md, "Archived channels"): sending, replying,
  * editing, deleting and reacting answer 409 with a message that says why, over HTTP and sockets alike.
  */

@@ -1,5 +1,6 @@
 import type { ChannelMessage } from '@cohort/shared/chat';
 import { displayName } from '@cohort/shared/names';
+import type { ChannelPin } from '@cohort/shared/pins';
 import { presentReactions } from '../messaging/messaging.presenter.ts';
 import type { StoredChannelMessage } from './chat.service.ts';
 
@@ -28,5 +29,20 @@ export function presentChannelMessage(m: StoredChannelMessage): ChannelMessage {
     reactions: deleted ? [] : presentReactions(m.reactions),
     attachments: deleted ? [] : m.attachments,
     kind: m.kind,
+    // A deleted message keeps no pin.
+    pinned:
+      m.pin && !deleted
+        ? { by: { _id: m.pin.by.id, name: displayName(m.pin.by) }, at: m.pin.at.toISOString() }
+        : null,
+  };
+}
+
+/** A row of a channel's Pins panel: the message, who pinned it and when. */
+export function presentChannelPin(m: StoredChannelMessage): ChannelPin {
+  const message = presentChannelMessage(m);
+  return {
+    message,
+    pinnedAt: message.pinned?.at ?? message.timestamp,
+    pinnedBy: message.pinned?.by ?? { _id: '', name: '' },
   };
 }

@@ -64,6 +64,7 @@ describe('GET /api/workspaces/:workspaceName/channels/:channelId/messages', () =
       reactions: [],
       attachments: [],
       kind: 'text',
+      pinned: null,
     });
   });
 

@@ -2,9 +2,10 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import type { StoredFile } from '@cohort/shared/files';
 import { channelMessageMayNotify } from '@cohort/shared/notifications';
 import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { channelMessages, channels, users } from '../../db/schema.ts';
+import { channelMessages, channelPins, channels, users } from '../../db/schema.ts';
 import { queuedEventSql } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import {
@@ -34,6 +35,8 @@ export interface StoredChannelMessage {
   reactions: StoredReaction[];
   attachments: StoredFile[];
   kind: 'text' | 'system';
+  /** Pinned to the channel: when and by whom (null when not pinned). */
+  pin: { at: Date; by: Sender } | null;
 }
 
 export interface Sender {
@@ -172,12 +175,13 @@ export async function postChannelMessage(
         reactions: [],
         attachments,
         kind: 'text',
+        pin: null,
       },
     };
   }
   const [original] = await withReactions(
     ctx,
-    await selectMessages(ctx)
+    await selectChannelMessages(ctx)
       .where(and(eq(channelMessages.senderId, sender.id), eq(channelMessages.clientId, input.clientId)))
       .limit(1),
   );
@@ -203,7 +207,9 @@ async function loadThreadParent(ctx: AppContext, channelId: string, parentId: st
   if (!parent) throw badRequest(CHAT_MESSAGES.invalidParent, 'parentId');
 }
 
-function selectMessages(ctx: AppContext) {
+const pinner = alias(users, 'pinner');
+
+export function selectChannelMessages(ctx: AppContext) {
   return ctx.db
     .select({
       id: channelMessages.id,
@@ -225,17 +231,51 @@ function selectMessages(ctx: AppContext) {
       replyCount: channelMessages.replyCount,
       lastReplyAt: channelMessages.lastReplyAt,
       kind: channelMessages.kind,
+      // The pin, flat (left joins): folded into `pin` by withReactions.
+      pinnedAt: channelPins.pinnedAt,
+      pinnerId: pinner.id,
+      pinnerEmail: pinner.email,
+      pinnerFirstName: pinner.firstName,
+      pinnerLastName: pinner.lastName,
     })
     .from(channelMessages)
     .innerJoin(users, eq(users.id, channelMessages.senderId))
+    .leftJoin(channelPins, eq(channelPins.messageId, channelMessages.id))
+    .leftJoin(pinner, eq(pinner.id, channelPins.pinnedBy))
     .$dynamic();
 }
 
-type MessageRow = Omit<StoredChannelMessage, 'reactions' | 'attachments'>;
+type MessageRow = Omit<StoredChannelMessage, 'reactions' | 'attachments' | 'pin'> & {
+  pinnedAt: Date | null;
+  pinnerId: string | null;
+  pinnerEmail: string | null;
+  pinnerFirstName: string | null;
+  pinnerLastName: string | null;
+};
 
-/** Attaches each message's reactions (who reacted, in reaction order) and files: two queries per page. */
-export function withReactions(ctx: AppContext, rows: MessageRow[]): Promise<StoredChannelMessage[]> {
-  return reactionsAndFiles(ctx, 'channel', rows);
+/**
+ * Attaches each message's reactions (who reacted, in reaction order) and files: two queries per page.
+ * Folds the pin's columns into `pin`.
+ */
+export async function withReactions(ctx: AppContext, rows: MessageRow[]): Promise<StoredChannelMessage[]> {
+  const folded = rows.map(
+    ({ pinnedAt, pinnerId, pinnerEmail, pinnerFirstName, pinnerLastName, ...rest }) => ({
+      ...rest,
+      pin:
+        pinnedAt && pinnerId
+          ? {
+              at: pinnedAt,
+              by: {
+                id: pinnerId,
+                email: pinnerEmail ?? '',
+                firstName: pinnerFirstName ?? '',
+                lastName: pinnerLastName ?? '',
+              },
+            }
+          : null,
+    }),
+  );
+  return reactionsAndFiles(ctx, 'channel', folded);
 }
 
 /**
@@ -257,18 +297,18 @@ export async function listChannelMessages(
 ): Promise<StoredChannelMessage[]> {
   if (page.around !== undefined) {
     // The target and the older half at or below it, then the newer half above it.
-    const older = await selectMessages(ctx)
+    const older = await selectChannelMessages(ctx)
       .where(and(eq(channelMessages.channelId, channelId), lte(channelMessages.seq, page.around)))
       .orderBy(desc(channelMessages.seq))
       .limit(Math.ceil(page.limit / 2));
-    const newer = await selectMessages(ctx)
+    const newer = await selectChannelMessages(ctx)
       .where(and(eq(channelMessages.channelId, channelId), gt(channelMessages.seq, page.around)))
       .orderBy(asc(channelMessages.seq))
       .limit(Math.floor(page.limit / 2));
     return withReactions(ctx, [...older.reverse(), ...newer]);
   }
   if (page.changedAfter !== undefined) {
-    const changed = await selectMessages(ctx)
+    const changed = await selectChannelMessages(ctx)
       .where(and(eq(channelMessages.channelId, channelId), gt(channelMessages.rev, page.changedAfter)))
       .orderBy(asc(channelMessages.rev))
       .limit(page.limit);
@@ -277,7 +317,7 @@ export async function listChannelMessages(
   const conditions: SQL[] = [eq(channelMessages.channelId, channelId)];
   if (page.after !== undefined) conditions.push(gt(channelMessages.seq, page.after));
   if (page.before !== undefined) conditions.push(lt(channelMessages.seq, page.before));
-  const query = selectMessages(ctx).where(and(...conditions));
+  const query = selectChannelMessages(ctx).where(and(...conditions));
   if (page.after !== undefined) {
     return withReactions(ctx, await query.orderBy(asc(channelMessages.seq)).limit(page.limit));
   }
@@ -293,7 +333,7 @@ export async function listThread(
   limit: number,
 ): Promise<StoredChannelMessage[]> {
   await loadMessageInChannel(ctx, channelId, parentId);
-  const rows = await selectMessages(ctx)
+  const rows = await selectChannelMessages(ctx)
     .where(and(eq(channelMessages.channelId, channelId), eq(channelMessages.parentId, parentId)))
     .orderBy(asc(channelMessages.seq))
     .limit(limit);
@@ -307,7 +347,7 @@ export async function loadMessageInChannel(
   messageId: string,
 ): Promise<StoredChannelMessage> {
   if (!isMessageId(messageId)) throw notFound(CHAT_MESSAGES.messageNotFound);
-  const [row] = await selectMessages(ctx)
+  const [row] = await selectChannelMessages(ctx)
     .where(and(eq(channelMessages.id, messageId), eq(channelMessages.channelId, channelId)))
     .limit(1);
   if (!row) throw notFound(CHAT_MESSAGES.messageNotFound);

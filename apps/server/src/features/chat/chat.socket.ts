@@ -17,6 +17,7 @@ import {
   type UserTypingEvent,
 } from '@cohort/shared/chat';
 import { displayName } from '@cohort/shared/names';
+import { type ChannelPinsChangedEvent, PIN_EVENTS } from '@cohort/shared/pins';
 import { sql } from 'drizzle-orm';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
@@ -177,7 +178,10 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     }
   };
 
-  const publisher: ChannelPublisher = { announceCreated, announceUpdate };
+  const announcePins = (event: ChannelPinsChangedEvent) => {
+    nsp.to(channelRoom(event.channelId)).emit(PIN_EVENTS.channelPinsChanged, event);
+  };
+  const publisher: ChannelPublisher = { announceCreated, announceUpdate, announcePins };
 
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
@@ -336,6 +340,7 @@ export function registerChatNamespace(ctx: AppContext, io: Server, options: Real
     announce,
     announceUpdate,
     announceCreated,
+    announcePins,
     sendLimiter,
     close: () => {
       clearInterval(roomTimer);

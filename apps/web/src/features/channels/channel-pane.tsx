@@ -4,8 +4,8 @@ import { displayName } from '@cohort/shared/names';
 import { roleCan } from '@cohort/shared/permissions';
 import type { Channel, WorkspaceRole } from '@cohort/shared/workspaces';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, Bell, BellOff, DoorOpen, Info, Lock, Sparkles, Star, Video } from 'lucide-react';
-import { memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Archive, Bell, BellOff, DoorOpen, Info, Lock, Pin, Sparkles, Star, Video } from 'lucide-react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
@@ -24,6 +24,7 @@ import {
   MessageActions,
   type MessageLayout,
   messageLink,
+  PinnedMarker,
   ReactionsRow,
   reactFailed,
   ThreadSummary,
@@ -37,10 +38,12 @@ import {
   markChannelRead,
   setChannelMuted,
 } from '../reads/reads.public.ts';
+import { useSavedMessages } from '../saved/saved.public.ts';
 import { CreateTaskFromMessageDialog, TaskLinkPreviews } from '../tasks/tasks.public.ts';
 import { membersQuery } from '../workspaces/workspaces.public.ts';
 import { ChannelDetailsDialog } from './channel-details-dialog.tsx';
 import { channelAbilities, useChannelAction } from './channel-manage.queries.ts';
+import { channelPinsQuery } from './pins.queries.ts';
 import { SUMMARY_PANEL_ID, SummaryPanel } from './summary-panel.tsx';
 import { ThreadPanel } from './thread-panel.tsx';
 import { typingText } from './typing.ts';
@@ -52,6 +55,12 @@ interface ChannelPaneProps {
   /** The reader's role: admins may delete anyone's message. */
   role?: WorkspaceRole;
 }
+
+// The Pins panel loads when first opened: it stays out of the channel page's first download.
+const PinsDialog = lazy(() => import('./pins-dialog.tsx'));
+
+const pinFailed = (err: unknown) =>
+  toast.error(`The pin could not be changed: ${err instanceof Error ? err.message : 'try again'}`);
 
 /** Consecutive messages of one sender within this window share one name label. */
 const RUN_WINDOW_MS = 5 * 60_000;
@@ -67,6 +76,11 @@ export const ChannelPane = memo(function ChannelPane({ workspaceName, channel, r
   const navigate = useNavigate();
   const [showSummary, setShowSummary] = useState(false);
   const [showDetails, setShowDetails] = useState(false);
+  const [showPins, setShowPins] = useState(false);
+  // Opening a message of this channel from within it (a pin, a link) starts the conversation afresh
+  // around it, as opening the channel at it does: the log then scrolls to it from scratch.
+  const [params] = useSearchParams();
+  const openedAt = params.get('message') ?? '';
 
   return (
     // Every sender and @mention in the channel (and its thread) opens that person's card.
@@ -110,6 +124,11 @@ export const ChannelPane = memo(function ChannelPane({ workspaceName, channel, r
               <Info aria-hidden="true" className="size-4" />
               <span className="max-sm:sr-only">Details</span>
             </Button>
+            <PinsButton
+              workspaceName={workspaceName}
+              channelId={channel._id}
+              onOpen={() => setShowPins(true)}
+            />
             <MuteButton workspaceName={workspaceName} channelId={channel._id} />
             <Button
               variant="secondary"
@@ -149,6 +168,16 @@ export const ChannelPane = memo(function ChannelPane({ workspaceName, channel, r
             onClose={() => setShowDetails(false)}
           />
         )}
+        {showPins && (
+          <Suspense fallback={null}>
+            <PinsDialog
+              workspaceName={workspaceName}
+              channel={channel}
+              mayPin={role !== undefined && roleCan(role, 'pinMessages') && !channel.archived}
+              onClose={() => setShowPins(false)}
+            />
+          </Suspense>
+        )}
         <MeetingBanner workspaceName={workspaceName} channelId={channel._id} />
         {showSummary && (
           <SummaryPanel
@@ -158,7 +187,13 @@ export const ChannelPane = memo(function ChannelPane({ workspaceName, channel, r
           />
         )}
         {me.data && (
-          <ChannelConversation workspaceName={workspaceName} channel={channel} me={me.data} role={role} />
+          <ChannelConversation
+            key={openedAt}
+            workspaceName={workspaceName}
+            channel={channel}
+            me={me.data}
+            role={role}
+          />
         )}
       </section>
     </PersonCards>
@@ -207,6 +242,9 @@ function ChannelConversation({
   // Thread replies live in the thread panel, not in the channel's flow.
   const flow = useMemo(() => state.messages.filter((message) => message.parentId === null), [state.messages]);
   const isOwn = useCallback((message: ChannelMessage) => message.sender._id === me._id, [me._id]);
+  const saved = useSavedMessages('channel');
+  // Pinning is for the roles that may (editors and admins), in a channel that is not archived.
+  const mayPin = role !== undefined && roleCan(role, 'pinMessages') && !channel.archived;
 
   // The log scrolls to the target itself (ChatLog's anchorId), once it is rendered.
   const queryClient = useQueryClient();
@@ -241,6 +279,8 @@ function ChannelConversation({
   // callbacks are one stable object that reaches the conversation's newest methods through a ref.
   const latestChat = useRef(chat);
   latestChat.current = chat;
+  const latestSaved = useRef(saved);
+  latestSaved.current = saved;
   const rowActions = useMemo<RowActions>(
     () => ({
       react: (id, emoji, on) => {
@@ -252,6 +292,10 @@ function ChannelConversation({
       doneEditing,
       openThread: setThreadId,
       createTask: (message) => setTaskFrom({ _id: message._id, content: message.content }),
+      pin: (id, on) => {
+        latestChat.current.pin(id, on).catch(pinFailed);
+      },
+      toggleSave: (id) => latestSaved.current.toggle(id),
     }),
     [startEditing, doneEditing],
   );
@@ -273,6 +317,8 @@ function ChannelConversation({
         myId={me._id}
         canModerate={canModerate}
         link={messageLink(window.location.origin, workspaceName, channel._id, message)}
+        saved={saved.isSaved(message._id)}
+        mayPin={mayPin}
         actions={rowActions}
       />
     );
@@ -355,6 +401,32 @@ function ChannelConversation({
   );
 }
 
+/** The channel's pins: how many, and a button that opens the Pins panel. */
+function PinsButton({
+  workspaceName,
+  channelId,
+  onOpen,
+}: {
+  workspaceName: string;
+  channelId: string;
+  onOpen: () => void;
+}) {
+  const pins = useQuery(channelPinsQuery(workspaceName, channelId));
+  const count = pins.data?.length ?? 0;
+  return (
+    <Button variant="secondary" size="sm" aria-haspopup="dialog" onClick={onOpen}>
+      <Pin aria-hidden="true" className="size-4" />
+      <span className="max-sm:sr-only">Pins</span>
+      <span
+        data-testid="pin-count"
+        className="rounded-full bg-slate-100 px-1.5 text-xs tabular-nums text-slate-700 dark:bg-slate-700 dark:text-slate-200"
+      >
+        {count}
+      </span>
+    </Button>
+  );
+}
+
 /** Mute keeps the channel listed but quiet: no unread count, no @channel notifications. */
 function MuteButton({ workspaceName, channelId }: { workspaceName: string; channelId: string }) {
   const queryClient = useQueryClient();
@@ -393,6 +465,8 @@ interface RowActions {
   doneEditing: () => void;
   openThread: (id: string) => void;
   createTask: (message: ChannelMessage) => void;
+  pin: (id: string, on: boolean) => void;
+  toggleSave: (id: string) => void;
 }
 
 /** A stored message's bubble with its actions, reactions, thread summary and markers. */
@@ -406,6 +480,8 @@ const ChannelMessageRow = memo(function ChannelMessageRow({
   myId,
   canModerate,
   link,
+  saved,
+  mayPin,
   actions,
 }: {
   message: ChannelMessage;
@@ -418,6 +494,10 @@ const ChannelMessageRow = memo(function ChannelMessageRow({
   /** A workspace role that may delete anyone's message. */
   canModerate: boolean;
   link: string;
+  /** In the reader's saved messages. */
+  saved: boolean;
+  /** The reader may pin and unpin here. */
+  mayPin: boolean;
   actions: RowActions;
 }) {
   const own = message.sender._id === myId;
@@ -462,11 +542,16 @@ const ChannelMessageRow = memo(function ChannelMessageRow({
             onReply={inThread || message.parentId ? undefined : () => actions.openThread(message._id)}
             onCreateTask={() => actions.createTask(message)}
             link={link}
+            saved={saved}
+            onToggleSave={() => actions.toggleSave(message._id)}
+            pinned={!!message.pinned}
+            onTogglePin={mayPin ? () => actions.pin(message._id, !message.pinned) : undefined}
           />
         )
       }
       below={
         <>
+          {message.pinned && !message.deleted && <PinnedMarker by={message.pinned.by.name} />}
           {!message.deleted && <TaskLinkPreviews text={message.content} />}
           <ReactionsRow
             reactions={message.reactions}

@@ -7,6 +7,8 @@ import {
   TYPING_EXPIRE_MS,
 } from '@cohort/shared/chat.constants';
 import type { StoredFile } from '@cohort/shared/files';
+import { PIN_EVENTS } from '@cohort/shared/pins.constants';
+import { SAVED_EVENTS } from '@cohort/shared/saved.constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { Socket } from 'socket.io-client';
@@ -19,7 +21,9 @@ import {
 import { type LiveClient, loadLive } from '../../lib/live.ts';
 import type { ConnectionState } from '../../lib/socket-state.ts';
 import { messageActions, useConversation } from '../messaging/messaging.public.ts';
+import { refreshSaved } from '../saved/saved.public.ts';
 import { refreshChannels } from './channel-manage.queries.ts';
+import { refreshPins } from './pins.queries.ts';
 import { TypingAnnouncer } from './typing.ts';
 
 export interface TypingUser {
@@ -86,6 +90,8 @@ export interface ChannelChat {
   edit: (messageId: string, content: string) => Promise<ChannelMessage>;
   remove: (messageId: string) => Promise<ChannelMessage>;
   react: (messageId: string, emoji: string, on: boolean) => Promise<ChannelMessage>;
+  /** Pins (`on`) or unpins the message (editors and admins). */
+  pin: (messageId: string, on: boolean) => Promise<ChannelMessage>;
   reply: (parentId: string, content: string) => Promise<ChannelMessage>;
 }
 
@@ -144,6 +150,9 @@ export function useChannelChat(
           }
           setJoinError(null);
           store.onConnected();
+          // The pins may have changed while the connection was down (the markers come with the
+          // change backfill; the header's list and count refetch).
+          void refreshPins(queryClient, workspaceName, channelId);
         } catch {
           // No answer: the connection is dropping; the next `connect` joins again.
         }
@@ -166,6 +175,13 @@ export function useChannelChat(
         const parsed = channelMessage.safeParse(raw);
         if (parsed.success && parsed.data.channel === channelId) store.receiveUpdate(parsed.data);
       });
+      socket.on(PIN_EVENTS.channelPinsChanged, (raw: unknown) => {
+        if ((raw as { channelId?: unknown } | null)?.channelId === channelId) {
+          void refreshPins(queryClient, workspaceName, channelId);
+        }
+      });
+      // Saved in another tab of mine: the menus' "Save for later" / "Remove from saved" follow.
+      socket.on(SAVED_EVENTS.savedChanged, () => void refreshSaved(queryClient));
       socket.on(CHAT_EVENTS.userTyping, (raw: unknown) => {
         const parsed = userTypingEvent.safeParse(raw);
         if (!parsed.success) return;
@@ -209,6 +225,13 @@ export function useChannelChat(
     },
     onInput: (value) => chat.live?.extra.input(value),
     ...messageActions(path, parseMessage, apply),
+    pin: async (messageId, on) => {
+      const url = `${path(messageId)}/pin`;
+      const message = await parseMessage(on ? await api.put<unknown>(url) : await api.delete<unknown>(url));
+      apply(message);
+      void refreshPins(queryClient, workspaceName, channelId);
+      return message;
+    },
     reply: async (parentId, content) => {
       const message = await parseMessage(
         await api.post<unknown>(channelMessagesPath(ref), {

@@ -29,6 +29,7 @@ import {
 import { Avatar, PeopleSearch, PersonButton, PersonCards, personQuery } from '../people/people.public.ts';
 import { PresenceDot, usePersonPresence } from '../presence/presence.public.ts';
 import { applyDirectUnread, directUnreadQuery, markDirectRead } from '../reads/reads.public.ts';
+import { useSavedMessages } from '../saved/saved.public.ts';
 import { type ChatState, clearChatState, readChatState, saveChatState } from './chat-state.ts';
 import { ConversationList } from './conversation-list.tsx';
 import { useDirectChat } from './use-direct-chat.ts';
@@ -243,6 +244,8 @@ function DirectConversation({
   // Someone I share no workspace with: said before anything is typed (history stays readable).
   const refused = person.data === null;
 
+  const saved = useSavedMessages('direct');
+
   /** A stored message's bubble with its actions, reactions and markers. */
   const renderMessage = (message: DirectMessage) => {
     const own = isOwn(message);
@@ -284,6 +287,8 @@ function DirectConversation({
               }}
               onEdit={() => startEditing(message._id)}
               onDelete={() => chat.remove(message._id)}
+              saved={saved.isSaved(message._id)}
+              onToggleSave={() => saved.toggle(message._id)}
             />
           )
         }

@@ -6,6 +6,8 @@ import {
   TRANSIENT_SEND_REASONS,
 } from '@cohort/shared/chat.constants';
 import type { StoredFile } from '@cohort/shared/files';
+import { SAVED_EVENTS } from '@cohort/shared/saved.constants';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Socket } from 'socket.io-client';
 import { api } from '../../lib/api.ts';
 import {
@@ -16,6 +18,7 @@ import {
 import { type LiveClient, loadLive } from '../../lib/live.ts';
 import type { ConnectionState } from '../../lib/socket-state.ts';
 import { messageActions, useConversation } from '../messaging/messaging.public.ts';
+import { refreshSaved } from '../saved/saved.public.ts';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -81,6 +84,7 @@ export function useDirectChat(
   /** Open at this message's seq (a search hit) instead of at the newest page. */
   anchorSeq?: number,
 ): DirectChat {
+  const queryClient = useQueryClient();
   const chat = useConversation(JSON.stringify([me._id, me.email, otherEmail, anchorSeq]), () => ({
     namespace: DM_NAMESPACE,
     source: (socket, live) => directSource(socket, live, me.email, otherEmail),
@@ -96,6 +100,8 @@ export function useDirectChat(
         (same(m.sender, me.email) && same(m.receiver, otherEmail)) ||
         (same(m.sender, otherEmail) && same(m.receiver, me.email));
       socket.on('connect', () => store.onConnected());
+      // Saved in another tab of mine: the menus' "Save for later" / "Remove from saved" follow.
+      socket.on(SAVED_EVENTS.savedChanged, () => void refreshSaved(queryClient));
       socket.on(DM_EVENTS.newMessage, (raw: unknown) => {
         const parsed = directMessage.safeParse(raw);
         if (parsed.success && isOurs(parsed.data)) store.receive(parsed.data);

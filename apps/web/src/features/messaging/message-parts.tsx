@@ -1,6 +1,6 @@
 import type { MessageReaction } from '@cohort/shared/chat';
 import { MESSAGE_MAX_LENGTH } from '@cohort/shared/chat.constants';
-import { Link2, ListPlus, MessageSquare, Pencil, Plus, SmilePlus, Trash2 } from 'lucide-react';
+import { Bookmark, Link2, ListPlus, MessageSquare, Pencil, Pin, Plus, SmilePlus, Trash2 } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { EmojiPicker } from '../../components/composer/emoji-picker.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -33,6 +33,12 @@ interface MessageActionsProps {
   onCreateTask?: (() => void) | undefined;
   /** The message's address, for "Copy link to message" (channel messages). */
   link?: string | undefined;
+  /** "Pin to channel" / "Unpin from channel": absent where the reader may not pin (or in DMs). */
+  pinned?: boolean;
+  onTogglePin?: (() => void) | undefined;
+  /** "Save for later" / "Remove from saved": the reader's own list. */
+  saved?: boolean;
+  onToggleSave?: (() => void) | undefined;
 }
 
 /**
@@ -62,6 +68,10 @@ export function MessageActions({
   onReply,
   onCreateTask,
   link,
+  pinned = false,
+  onTogglePin,
+  saved = false,
+  onToggleSave,
 }: MessageActionsProps) {
   const [picking, setPicking] = useState(false);
   const [shownLink, setShownLink] = useState<string | null>(null);
@@ -140,6 +150,33 @@ export function MessageActions({
               onClick={onCreateTask}
             >
               <ListPlus aria-hidden="true" className="size-4" />
+            </button>
+          )}
+          {onToggleSave && (
+            <button
+              type="button"
+              className={iconButton}
+              aria-label={saved ? 'Remove from saved' : 'Save for later'}
+              title={saved ? 'Remove from saved' : 'Save for later'}
+              aria-pressed={saved}
+              onClick={onToggleSave}
+            >
+              <Bookmark
+                aria-hidden="true"
+                className={cn('size-4', saved && 'fill-current text-indigo-700')}
+              />
+            </button>
+          )}
+          {onTogglePin && (
+            <button
+              type="button"
+              className={iconButton}
+              aria-label={pinned ? 'Unpin from channel' : 'Pin to channel'}
+              title={pinned ? 'Unpin from channel' : 'Pin to channel'}
+              aria-pressed={pinned}
+              onClick={onTogglePin}
+            >
+              <Pin aria-hidden="true" className={cn('size-4', pinned && 'fill-current text-amber-600')} />
             </button>
           )}
           {link && (
@@ -300,6 +337,16 @@ export function ThreadSummary({
         <span className="font-normal text-slate-500"> · last reply {timeLabel(new Date(lastReplyAt))}</span>
       )}
     </button>
+  );
+}
+
+/** "Pinned by Ada" under a pinned message. */
+export function PinnedMarker({ by }: { by: string }) {
+  return (
+    <p className="mt-1 flex items-center gap-1 px-1 text-xs font-medium text-amber-800 dark:text-amber-300">
+      <Pin aria-hidden="true" className="size-3" />
+      Pinned by {by}
+    </p>
   );
 }
 

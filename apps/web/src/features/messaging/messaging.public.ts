@@ -6,6 +6,7 @@ export {
   EditedMarker,
   EditForm,
   MessageActions,
+  PinnedMarker,
   ReactionsRow,
   reactFailed,
   ThreadSummary,
