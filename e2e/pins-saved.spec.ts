@@ -76,7 +76,11 @@ test('pin and save', async ({ browser }) => {
     await expect(pinsButton(bob.page)).toContainText('1');
     await expect(bobTarget).not.toBeInViewport();
 
-    // The Pins panel lists it; opening it scrolls the channel to the message.
+    // Bob answers (his own message is now the channel's newest), then the Pins panel lists the pin;
+    // opening it scrolls the channel to the message, and the newer history loaded after it, ending
+    // with Bob's own message, does not carry him back to the bottom.
+    await post(bob, 'Thanks for pinning it');
+    await expect(log(bob.page).getByText('Thanks for pinning it')).toBeVisible();
     await pinsButton(bob.page).click();
     const panel = bob.page.getByRole('dialog', { name: 'Pinned in general' });
     const pinned = panel.getByRole('listitem').filter({ hasText: 'The launch checklist lives in the wiki' });
@@ -86,11 +90,6 @@ test('pin and save', async ({ browser }) => {
     await expect(panel).toHaveCount(0);
     await expect(bobTarget).toBeInViewport();
     await expect(bobTarget).toHaveAttribute('aria-current', 'true');
-
-    // The conversation goes on. (Bob has the last word on purpose: a reader whose own message is the
-    // newest, beyond the page loaded around a linked message, is scrolled to the bottom by the log's
-    // follow-own-messages rule — a known issue of use-stick-to-bottom.ts, not of pins.)
-    await post(bob, 'Thanks for pinning it');
 
     // A viewer: no pin action (the message menu is there: "Save for later"), and the API says 403.
     await openChannel(vera.page, channelUrl);

@@ -8,8 +8,11 @@ interface StickToBottomOptions {
   firstKey: string | undefined;
   /** Key of the last item shown: when it changes, something new arrived at the bottom. */
   lastKey: string | undefined;
-  /** The newest item is the reader's own (just sent): always bring it into view. */
-  lastIsOwn: boolean;
+  /**
+   * The newest item was just sent from here: always bring it into view. (Not any own message: newer
+   * history loaded after a linked message may end with one, and must not carry the reader away.)
+   */
+  lastJustSent: boolean;
   /** Called when the reader scrolls near the top (infinite scroll for older history). */
   onReachTop?: () => void;
   /** The element id of an item to show instead of the bottom (a search hit), once it is there. */
@@ -28,7 +31,7 @@ interface StickToBottomOptions {
 export function useStickToBottom<T extends HTMLElement>({
   firstKey,
   lastKey,
-  lastIsOwn,
+  lastJustSent,
   onReachTop,
   anchorId,
 }: StickToBottomOptions) {
@@ -83,7 +86,7 @@ export function useStickToBottom<T extends HTMLElement>({
         // The first page: start at the bottom without an animation from the top.
         el.scrollTop = el.scrollHeight;
         stick.current = true;
-      } else if (stick.current || lastIsOwn) {
+      } else if (stick.current || lastJustSent) {
         scrollToBottom('smooth');
       } else {
         setHasNew(true);

@@ -8,8 +8,10 @@ export interface ChatLogItem {
   /** Stable across the switch from pending to stored (use the clientId), so rows are not re-created. */
   key: string;
   date: Date;
-  /** The reader's own message: it is always scrolled into view when it arrives. */
+  /** The reader's own message. */
   own: boolean;
+  /** Just sent from here (still in the outbox): always scrolled into view when it appears. */
+  sending?: boolean;
 }
 
 interface ChatLogProps<T extends ChatLogItem> {
@@ -47,7 +49,7 @@ export function ChatLog<T extends ChatLogItem>({
   const scroll = useStickToBottom<HTMLDivElement>({
     firstKey: items[0]?.key,
     lastKey: last?.key,
-    lastIsOwn: last?.own ?? false,
+    lastJustSent: last?.sending === true,
     onReachTop: hasOlder && !loadingOlder ? onLoadOlder : undefined,
     anchorId,
   });

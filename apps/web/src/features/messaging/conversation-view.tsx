@@ -85,6 +85,7 @@ export function ConversationView<M extends StoredMessage>({
           key: entry.clientId,
           date: new Date(entry.createdAt),
           own: true,
+          sending: true,
           entry,
         }),
       ),
