@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PinOff } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { MarkdownExcerpt } from '../../components/markdown/markdown-excerpt.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/toast.ts';
@@ -13,8 +14,6 @@ const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Longer texts are cut in the list; the link opens the whole message. */
-const EXCERPT = 200;
-const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text);
 
 /** Where a pin opens: the channel loaded around the message, which it scrolls to and highlights. */
 const pinLink = (workspaceName: string, channelId: string, pin: ChannelPin) =>
@@ -89,7 +88,11 @@ export default function PinsDialog({
                       <time dateTime={pin.message.timestamp}>{when(pin.message.timestamp)}</time>
                     </span>
                     <span className="mt-0.5 block text-sm break-words whitespace-pre-wrap text-slate-900 dark:text-slate-100">
-                      {excerpt(pin.message.content) || '(attachment)'}
+                      {pin.message.content ? (
+                        <MarkdownExcerpt source={pin.message.content} />
+                      ) : (
+                        '(attachment)'
+                      )}
                     </span>
                     <span className="mt-0.5 block text-xs text-slate-500">Pinned by {pin.pinnedBy.name}</span>
                   </Link>

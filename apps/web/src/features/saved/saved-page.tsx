@@ -5,6 +5,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bookmark, Hash, MessageCircle, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import { MarkdownExcerpt } from '../../components/markdown/markdown-excerpt.tsx';
 import { api } from '../../lib/api.ts';
 import { openLive } from '../../lib/live.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -30,8 +31,6 @@ const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Longer texts are cut in the list; the link opens the whole message. */
-const EXCERPT = 280;
-const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text);
 
 /**
  * /saved (issue 22): the messages I saved for later, across workspaces and direct messages, newest
@@ -117,7 +116,7 @@ function SavedRow({ item }: { item: SavedItem }) {
           <time dateTime={item.timestamp}>{when(item.timestamp)}</time>
         </span>
         <span className="mt-0.5 block text-sm break-words whitespace-pre-wrap text-slate-900 dark:text-slate-100">
-          {excerpt(item.content) || '(attachment)'}
+          {item.content ? <MarkdownExcerpt source={item.content} /> : '(attachment)'}
         </span>
         <span className="sr-only">Open message</span>
       </Link>
