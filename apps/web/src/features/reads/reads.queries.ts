@@ -63,6 +63,16 @@ export function applyChannelUnread(queryClient: QueryClient, state: ChannelUnrea
   queryClient.setQueriesData<ChannelUnread[]>({ queryKey: readKeys.allChannels }, (list) =>
     list?.map((c) => (c.channelId === state.channelId ? newer(c, state) : c)),
   );
+  supersedeInFlight(queryClient, readKeys.allChannels);
+}
+
+/**
+ * A listing fetch already on its way was answered before this mark moved: landing after it, it would
+ * put the old mark back (a count stuck at "2 unread" after the conversation was read, seen in CI). Such
+ * a fetch is replaced by a fresh one (`invalidateQueries` cancels the one in flight).
+ */
+function supersedeInFlight(queryClient: QueryClient, queryKey: readonly string[]) {
+  if (queryClient.isFetching({ queryKey }) > 0) void queryClient.invalidateQueries({ queryKey });
 }
 
 export function applyDirectUnread(queryClient: QueryClient, state: DirectUnread) {
@@ -72,6 +82,7 @@ export function applyDirectUnread(queryClient: QueryClient, state: DirectUnread)
     if (!list.some((d) => d.email.toLowerCase() === key)) return list;
     return list.map((d) => (d.email.toLowerCase() === key ? newer(d, state) : d));
   });
+  supersedeInFlight(queryClient, readKeys.direct);
 }
 
 /** "3", or "99+" at the cap. */
