@@ -177,6 +177,15 @@ try {
           MOBILE ? undefined : desktopConfig,
         );
         if (!result) throw new Error(`no Lighthouse result for ${page.path}`);
+        // DEBUG_TRACE=1: the observed run's Chromium trace beside the report (bench/page-cpu.ts reads
+        // such traces task by task).
+        const trace = (result.artifacts as { Trace?: unknown }).Trace;
+        if (process.env.DEBUG_TRACE && trace) {
+          writeFileSync(
+            join(outDir, `${page.label.replace(/\W+/g, '') || 'home'}-trace.json`),
+            JSON.stringify(trace),
+          );
+        }
         return result.lhr;
       };
       // A fresh Chromium's first trace sometimes misses its navigation start (Lighthouse's

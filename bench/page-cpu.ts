@@ -93,7 +93,8 @@ async function measure(browser: import('playwright-core').Browser, target: Targe
   await page.goto(`${target.server.url}${target.path}`, { waitUntil: 'load' });
   await page.getByRole('log', { name: 'Messages in general' }).getByText(`Message ${MESSAGES}:`).waitFor();
   await sleep(SETTLE_MS);
-  if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
+  const profile = cdp ? (await cdp.send('Profiler.stop')).profile : undefined;
+  if (profile) printProfile(profile);
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
   await context.close();
 
@@ -137,6 +138,7 @@ async function measure(browser: import('playwright-core').Browser, target: Targe
       console.log(
         `${target.label} +${((t.ts - fcp) / 1000).toFixed(0)}ms cpu ${ms(t.tdur).toFixed(1)} ${kinds.join(' ')}`,
       );
+      if (profile && ms(t.tdur) > 12.5) console.log(taskProfile(profile, t.ts, t.ts + (t.dur ?? 0)));
     }
   }
   return {
@@ -149,6 +151,7 @@ async function measure(browser: import('playwright-core').Browser, target: Targe
 
 interface ProfileNode {
   id: number;
+  children?: number[];
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
 }
 
@@ -172,6 +175,43 @@ function printProfile(profile: { nodes: ProfileNode[]; samples?: number[]; timeD
       .slice(0, n)
       .map(([k, v]) => `  ${v.toFixed(1)} ms  ${k}`);
   console.log(['by script:', ...top(byUrl, 12), 'by function:', ...top(byFn, 25)].join('\n'));
+}
+
+/**
+ * DEBUG_TASKS with DEBUG_PROFILE: inside one task, the components (capitalised functions, readable in a
+ * build made with `--minify false`) and functions that held the most samples, inclusive of callees.
+ */
+function taskProfile(
+  profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number },
+  from: number,
+  to: number,
+) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map<string, number>();
+  let at = profile.startTime;
+  (profile.samples ?? []).forEach((id, i) => {
+    at += profile.timeDeltas?.[i] ?? 0;
+    if (at < from || at > to) return;
+    const seen = new Set<string>();
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      const f = byId.get(n)?.callFrame;
+      if (!f?.functionName) continue;
+      const key = `${f.functionName}@${f.url.split('/').pop()}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + 0.1);
+    }
+  });
+  const rank = (keep: (k: string) => boolean) =>
+    [...inclusive]
+      .filter(([k]) => keep(k))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ');
+  return `    components: ${rank((k) => /^[A-Z]/.test(k))}\n    all: ${rank(() => true)}`;
 }
 
 const targets = [await seeded('A')];

@@ -70,7 +70,7 @@ import { Metrics, metricsRoutes } from './http/metrics.ts';
 import { registerOriginGuard } from './http/origin.ts';
 import { registerStorableInputGuard } from './http/storable-input.ts';
 import { systemRoutes } from './http/system.routes.ts';
-import { createWebShell } from './http/web-shell.ts';
+import { compressHtml, createWebShell } from './http/web-shell.ts';
 import { defaultWebDist } from './paths.ts';
 import { defaultRealtimeOptions, type RealtimeOptions } from './realtime/options.ts';
 import { watchSessions } from './realtime/session-watch.ts';
@@ -301,10 +301,13 @@ export async function buildApp(opts: BuildAppOptions) {
     if (!hasWeb) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
+    const page = compressHtml(webShell?.htmlFor(path) ?? '', request.headers['accept-encoding']);
+    if (page.encoding) reply.header('content-encoding', page.encoding);
     return reply
       .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
       .type('text/html; charset=utf-8')
-      .send(webShell?.htmlFor(path));
+      .send(page.body);
   });
 
   // Open websockets would keep the HTTP server from closing: drop them first.

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
@@ -109,6 +109,19 @@ describe('single-page app hosting', () => {
     expect(plain.body).toBe(script);
     // The page itself must always be revalidated: it names the current assets.
     expect((await t.app.inject({ url: '/login' })).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the page compressed to a browser that accepts it (it carries the inlined styles)', async () => {
+    const br = await t.app.inject({ url: '/workspace/Acme', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('<div id="root">');
+    const gz = await t.app.inject({ url: '/login', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toContain('<div id="root">');
+    const plain = await t.app.inject({ url: '/login' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('<div id="root">');
   });
 
   it('keeps unknown API paths as JSON 404s', async () => {

@@ -1,14 +1,19 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createWebShell } from './web-shell.ts';
+import { compressHtml, createWebShell } from './web-shell.ts';
 
 const page = '<html><head><script type="module" crossorigin src="/assets/index-1.js"></script></head></html>';
 
-function dist(manifest?: object) {
+function dist(manifest?: object, html = page, files: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'web-shell-'));
-  writeFileSync(join(dir, 'index.html'), page);
+  writeFileSync(join(dir, 'index.html'), html);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   if (manifest) {
     mkdirSync(join(dir, '.vite'));
     writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
@@ -86,5 +91,45 @@ describe('web shell', () => {
     expect(createWebShell(dist(manifest)).htmlFor('/workspace/create')).toBe(page);
     expect(createWebShell(dist(manifest)).htmlFor('/about')).toBe(page);
     expect(createWebShell(dist()).htmlFor('/workspace/Acme')).toBe(page);
+  });
+
+  it('writes the entry’s stylesheet into the page, unless it could end the style element', () => {
+    const styled = page.replace(
+      '</head>',
+      '<link rel="stylesheet" crossorigin href="/assets/index-1.css"><link rel="stylesheet" crossorigin href="/assets/extra-1.css"></head>',
+    );
+    const entry = {
+      'index.html': {
+        file: 'assets/index-1.js',
+        isEntry: true,
+        css: ['assets/index-1.css', 'assets/extra-1.css'],
+      },
+    };
+    const shell = createWebShell(
+      dist(entry, styled, {
+        'assets/index-1.css': '.a{color:red}',
+        'assets/extra-1.css': '.b::after{content:"</style><script>"}',
+      }),
+    );
+    for (const html of [shell.htmlFor('/'), shell.htmlFor('/about'), shell.htmlFor('/workspace/Acme')]) {
+      expect(html).toContain('<style>.a{color:red}</style>');
+      expect(html).not.toContain('href="/assets/index-1.css"');
+      expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/extra-1.css">');
+      expect(html).not.toContain('</style><script>');
+    }
+  });
+});
+
+describe('compressHtml', () => {
+  const html = `<html>${'<p>Cohort</p>'.repeat(200)}</html>`;
+  it('picks brotli, then gzip, as the browser accepts, and sends plain text otherwise', () => {
+    const br = compressHtml(html, 'gzip, deflate, br, zstd');
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body as Buffer).toString()).toBe(html);
+    const gz = compressHtml(html, 'gzip;q=1.0, br;q=0');
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body as Buffer).toString()).toBe(html);
+    expect(compressHtml(html, undefined)).toEqual({ body: html });
+    expect(compressHtml(html, 'identity, deflate')).toEqual({ body: html });
   });
 });

@@ -38,6 +38,16 @@ export function timeLabel(date: Date): string {
   return dateFormat({ hour: '2-digit', minute: '2-digit' }).format(date);
 }
 
+/**
+ * Builds the time formatter in a task of its own, so a conversation's first render does not pay for it
+ * (the first Intl formatter of a page loads the locale's data: 15–45 ms on a phone, in one piece).
+ * Returns a cancel function.
+ */
+export function warmTimeLabels(): () => void {
+  const timer = setTimeout(() => timeLabel(new Date()), 0);
+  return () => clearTimeout(timer);
+}
+
 /** Date and time, e.g. "26 Nov 2026, 11:40" (notifications, sessions, invitations). */
 export function dateTimeLabel(date: Date): string {
   return dateFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(date);

@@ -1,6 +1,6 @@
 import type { StoredFile } from '@cohort/shared/files';
 import { Clock, RotateCcw, Trash2 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { timeLabel } from '../../lib/chat-time.ts';
 import { cn } from '../../lib/cn.ts';
 import { PlainTextFallback } from '../markdown/plain-text-fallback.tsx';
@@ -34,7 +34,10 @@ interface ChatBubbleProps {
   body?: ReactNode;
   /** Next to the time (the "edited" marker). */
   meta?: ReactNode;
-  /** Message actions, shown on hover and focus. */
+  /**
+   * Message actions, shown on hover and focus: rendered once the pointer or focus first comes into the
+   * message (hidden until then anyway), so a conversation's first render skips a toolbar per message.
+   */
   actions?: ReactNode;
   /** Under the bubble (reactions, thread summary). */
   below?: ReactNode;
@@ -65,9 +68,14 @@ export function ChatBubble({
   highlighted,
 }: ChatBubbleProps) {
   const failed = pending?.status === 'failed';
+  // A toolbar per message was half the page's elements on a phone's first render (issue 19).
+  const [engaged, setEngaged] = useState(false);
+  const engage = actions && !engaged ? () => setEngaged(true) : undefined;
   return (
     <li
       id={id}
+      onPointerEnter={engage}
+      onFocus={engage}
       aria-current={highlighted ? 'true' : undefined}
       className={cn(
         'group relative flex flex-col',
@@ -105,7 +113,7 @@ export function ChatBubble({
         </PlainTextFallback>
       </div>
       {below}
-      {actions}
+      {engaged && actions}
       <span className="flex flex-wrap items-center justify-end gap-x-2 px-1 text-[11px]">
         {pending &&
           (failed ? (

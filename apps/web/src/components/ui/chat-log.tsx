@@ -1,6 +1,6 @@
 import { ArrowDown } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { groupByDay } from '../../lib/chat-time.ts';
+import { type ReactNode, useDeferredValue, useEffect } from 'react';
+import { groupByDay, warmTimeLabels } from '../../lib/chat-time.ts';
 import { useStickToBottom } from '../../lib/use-stick-to-bottom.ts';
 import { Button } from './button.tsx';
 
@@ -33,6 +33,8 @@ interface ChatLogProps<T extends ChatLogItem> {
  * separators (Today, Yesterday, the locale date), kept at the newest message unless the reader has
  * scrolled up (then a "New messages" pill), loading older history when the reader reaches the top.
  */
+const NO_ITEMS: ChatLogItem[] = [];
+
 export function ChatLog<T extends ChatLogItem>({
   label,
   items,
@@ -45,15 +47,20 @@ export function ChatLog<T extends ChatLogItem>({
   onLoadOlder,
   anchorId,
 }: ChatLogProps<T>) {
-  const last = items.at(-1);
+  // A page of history (and each later change) renders in the background, a few milliseconds at a
+  // time, instead of in one task that holds the main thread (a phone's blocking time, issue 19); the
+  // DOM catches up within a frame or two.
+  const shown = useDeferredValue(items, NO_ITEMS as T[]);
+  useEffect(() => warmTimeLabels(), []);
+  const last = shown.at(-1);
   const scroll = useStickToBottom<HTMLDivElement>({
-    firstKey: items[0]?.key,
+    firstKey: shown[0]?.key,
     lastKey: last?.key,
     lastJustSent: last?.sending === true,
     onReachTop: hasOlder && !loadingOlder ? onLoadOlder : undefined,
     anchorId,
   });
-  const groups = groupByDay(items, (item) => item.date);
+  const groups = groupByDay(shown, (item) => item.date);
 
   return (
     <div className="relative min-h-0 flex-1">

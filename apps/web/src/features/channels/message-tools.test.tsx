@@ -1,5 +1,5 @@
 import type { ChannelMessage } from '@cohort/shared/chat';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { historyReply, stubApi } from '../../test/chat-api.ts';
@@ -162,11 +162,17 @@ describe('Up-arrow in a thread', () => {
   });
 });
 
+/** A message's toolbar renders once the pointer comes into it: bring it into every message. */
+const showActions = () => {
+  for (const item of screen.getAllByRole('listitem')) fireEvent.pointerEnter(item);
+};
+
 describe('Copy link to message', () => {
   it('copies the absolute link that opens the channel at the message, and says so', async () => {
     const writeText = vi.fn(async () => {});
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     await setup();
+    showActions();
     const buttons = screen.getAllByRole('button', { name: 'Copy link to message' });
     // One per message of the flow (m1, m2, m3, m6): none on a deleted message or an announcement.
     expect(buttons).toHaveLength(4);
@@ -183,6 +189,7 @@ describe('Copy link to message', () => {
     });
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     await setup();
+    showActions();
     await userEvent.click(screen.getAllByRole('button', { name: 'Copy link to message' })[1] as HTMLElement);
     const dialog = await screen.findByRole('dialog', { name: 'Link to message' });
     const field = screen.getByRole('textbox', { name: 'Link to message' }) as HTMLInputElement;

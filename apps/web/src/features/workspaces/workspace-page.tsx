@@ -18,6 +18,7 @@ import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import { buttonClasses } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { drawerPanelClasses, useDrawer, useWide } from '../../components/ui/drawer.tsx';
+import { InBackground } from '../../components/ui/in-background.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -65,13 +66,12 @@ export default function WorkspacePage() {
       : 'Workspace',
   );
 
-  if (workspace.isPending) {
-    return (
-      <p role="status" className="px-4 py-24 text-center text-slate-600">
-        Loading workspace details...
-      </p>
-    );
-  }
+  const loading = (
+    <p role="status" className="px-4 py-24 text-center text-slate-600">
+      Loading workspace details...
+    </p>
+  );
+  if (workspace.isPending) return loading;
   if (workspace.isError) {
     if (isTwoFactorRequired(workspace.error)) return <TwoFactorRequired />;
     // 404 is also what someone outside the workspace gets (its existence is not told), e.g. from a
@@ -93,7 +93,9 @@ export default function WorkspacePage() {
     );
   }
   return (
-    <WorkspaceView workspace={workspace.data} channelId={channelId} channel={channel} browsing={browsing} />
+    <InBackground fallback={loading}>
+      <WorkspaceView workspace={workspace.data} channelId={channelId} channel={channel} browsing={browsing} />
+    </InBackground>
   );
 }
 
