@@ -34,12 +34,22 @@ const manifest = {
 };
 
 describe('web shell', () => {
-  it('preloads a channel route’s page chunk, its imports and the signed-in layout’s, once each, not the entry’s', () => {
-    const html = createWebShell(dist(manifest)).htmlFor('/workspace/Acme/channel/0b7f');
+  it('preloads a route’s page chunk, its imports and the signed-in layout’s, once each, not the entry’s', () => {
+    const html = createWebShell(dist(manifest)).htmlFor('/workspace/Acme');
     const preloads = [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
     expect(preloads).toEqual(['/assets/workspace-page-1.js', '/assets/socket-1.js', '/assets/bell-1.js']);
     expect(html).toContain('<link rel="stylesheet" href="/assets/workspace-page-1.css">');
     expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'));
+  });
+
+  it('leaves the session’s extras (the bell…) to load after a conversation’s or the board’s first render', () => {
+    const shell = createWebShell(dist(manifest));
+    for (const path of ['/workspace/Acme/channel/0b7f', '/task', '/task/board/b1', '/chat']) {
+      const html = shell.htmlFor(path);
+      expect(html, path).not.toContain('/assets/bell-1.js');
+    }
+    expect(shell.htmlFor('/workspace/Acme/channel/0b7f')).toContain('/assets/workspace-page-1.js');
+    expect(shell.htmlFor('/dashboard')).toContain('/assets/bell-1.js');
   });
 
   it('skips what index.html already loads: the entry’s imports, transitively, and their CSS', () => {

@@ -61,21 +61,32 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
 export const SESSION_MODULE = 'src/app/session.tsx';
 
 /**
- * What the layout loads on every signed-in page (navbar counters and user menu, presence, the call
- * listener), and the live client (the Socket.IO client and the shared schemas) that presence and
- * every live view load right after their first render.
+ * What every signed-in page loads: the user menu, and the live client (the Socket.IO client and the
+ * shared schemas) that presence and every live view load right after their first render.
  */
 export const SIGNED_IN_MODULES = [
   // First: a live view's first page of messages waits for it (on HTTP/1.1 the order of the preloads
-  // is the order of the requests, six at a time).
+  // is the order of the requests, six at a time). lib/live.ts imports the chat schemas on their own
+  // first (their own small entry chunk), then the live client.
+  '../../packages/shared/src/chat.ts',
   'src/lib/live-client.ts',
   'src/app/user-menu.tsx',
+];
+
+/**
+ * The session's extras (navbar counters and bell, presence, the call listener). A first load of a
+ * conversation or the task board renders them only after its content (apps/web/src/lib/first-content.ts,
+ * same paths as CONTENT_FIRST): there they are not preloaded, so they do not take the phone's
+ * bandwidth from the page's own chunks and reads.
+ */
+export const SESSION_EXTRAS = [
   'src/features/notifications/notification-bell.tsx',
   'src/features/direct/messages-link.tsx',
   'src/features/invitations/invitations-link.tsx',
   'src/features/presence/presence-connection.tsx',
   'src/features/calls/call-listener.tsx',
 ];
+const CONTENT_FIRST = /^\/(workspace\/[^/]+\/channel\/[^/]+\/?|task(\/.*)?|chat\/?|livechat\/?)$/;
 
 interface ManifestChunk {
   file: string;
@@ -208,11 +219,16 @@ export function createWebShell(webDist: string): WebShell {
     htmlFor(path) {
       const route = ROUTE_PAGES.find((r) => r.pattern.test(path));
       if (!route) return html;
-      let head = pages.get(route.module);
+      const contentFirst = CONTENT_FIRST.test(path);
+      const key = `${route.module}${contentFirst ? ' content first' : ''}`;
+      let head = pages.get(key);
       if (head === undefined) {
         const session = route.module === HOME_MODULE ? [] : [SESSION_MODULE];
-        head = tagsFor([route.module, ...session, ...(route.signedIn ? SIGNED_IN_MODULES : [])]);
-        pages.set(route.module, head);
+        const signedIn = route.signedIn
+          ? [...SIGNED_IN_MODULES, ...(contentFirst ? [] : SESSION_EXTRAS)]
+          : [];
+        head = tagsFor([route.module, ...session, ...signedIn]);
+        pages.set(key, head);
       }
       return html.replace('</head>', `${head}${dataTags(route, path)}</head>`);
     },

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
+import { useContentShown } from '../lib/first-content.ts';
 import { Navbar } from './navbar.tsx';
 import { ScrollRestoration } from './scroll-restoration.tsx';
 
@@ -22,7 +23,9 @@ const SiteFooter = lazy(() =>
 
 export function Layout() {
   useAppHeight();
-  const footerShown = useWhenIdle();
+  const idle = useWhenIdle();
+  const contentShown = useContentShown();
+  const footerShown = idle && contentShown;
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <Suspense fallback={null}>

@@ -1,4 +1,5 @@
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
+import { useContentShown } from '../lib/first-content.ts';
 import { loadToaster, onToasterLoaded } from '../lib/toast.ts';
 
 /**
@@ -15,14 +16,16 @@ export function Providers({ children }: { children: ReactNode }) {
 }
 
 /**
- * sonner's <Toaster> (lib/toaster.tsx), fetched once the page has loaded so it does not compete with
- * the first screen's chunks. A toast requested earlier fetches it at once (lib/toast.ts), and a fetch
+ * sonner's <Toaster> (lib/toaster.tsx), fetched once the page has loaded (and its first content has
+ * rendered, lib/first-content.ts) so it does not compete with the first screen's chunks. A toast requested earlier fetches it at once (lib/toast.ts), and a fetch
  * that failed (offline) is tried again by the next toast: the region mounts whenever the chunk arrives.
  */
 function DeferredToaster() {
   const [Toaster, setToaster] = useState<ComponentType | null>(null);
+  const contentShown = useContentShown();
+  useEffect(() => onToasterLoaded((m) => setToaster(() => m.Toaster)), []);
   useEffect(() => {
-    const unsubscribe = onToasterLoaded((m) => setToaster(() => m.Toaster));
+    if (!contentShown) return;
     const load = () => {
       loadToaster().catch(() => {
         // Offline: the next toast tries again.
@@ -30,10 +33,7 @@ function DeferredToaster() {
     };
     if (document.readyState === 'complete') load();
     else window.addEventListener('load', load, { once: true });
-    return () => {
-      unsubscribe();
-      window.removeEventListener('load', load);
-    };
-  }, []);
+    return () => window.removeEventListener('load', load);
+  }, [contentShown]);
   return Toaster ? <Toaster /> : null;
 }

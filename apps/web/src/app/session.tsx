@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { buttonClasses } from '../components/ui/button.tsx';
 import { useMe } from '../features/accounts/use-me.ts';
 import { ApiError } from '../lib/api.ts';
+import { useContentShown } from '../lib/first-content.ts';
 import { useTheme } from '../lib/theme.ts';
 
 // The server-state cache (TanStack Query, ~11 KiB of gzip) and what reads the session through it: a
@@ -68,6 +69,8 @@ const sessionPlaceholder = (
 
 function Controls() {
   const me = useMe();
+  // The counters and the bell come after a conversation's or the board's first render (issue 19).
+  const extras = useContentShown();
   if (me.isPending) return sessionPlaceholder;
   if (!me.data) {
     return (
@@ -81,17 +84,26 @@ function Controls() {
       </>
     );
   }
+  const bellPlaceholder = <span aria-hidden="true" className="size-9" />;
   return (
     <>
-      <Suspense fallback={null}>
-        <MessagesLink />
-      </Suspense>
-      <Suspense fallback={null}>
-        <InvitationsLink />
-      </Suspense>
-      <Suspense fallback={<span aria-hidden="true" className="size-9" />}>
-        <NotificationBell />
-      </Suspense>
+      {extras && (
+        <>
+          <Suspense fallback={null}>
+            <MessagesLink />
+          </Suspense>
+          <Suspense fallback={null}>
+            <InvitationsLink />
+          </Suspense>
+        </>
+      )}
+      {extras ? (
+        <Suspense fallback={bellPlaceholder}>
+          <NotificationBell />
+        </Suspense>
+      ) : (
+        bellPlaceholder
+      )}
       <Suspense fallback={sessionPlaceholder}>
         <UserMenu user={me.data} />
       </Suspense>
@@ -110,13 +122,15 @@ export function SessionControls() {
 
 function Effects() {
   const me = useMe();
+  // Connected once the first page's content has rendered (issue 19): a call still rings seconds later.
+  const extras = useContentShown();
   const theme = useTheme(me.data?.email);
   const dark = me.data !== undefined && theme === 'dark';
   useEffect(() => {
     // On <html>, so the page behind dialogs and drawers (portaled to <body>) is themed as well.
     document.documentElement.classList.toggle('dark', dark);
   }, [dark]);
-  if (!me.data) return null;
+  if (!me.data || !extras) return null;
   return (
     <>
       <Suspense fallback={null}>

@@ -1,6 +1,7 @@
 import { ArrowDown } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useEffect } from 'react';
 import { groupByDay, warmTimeLabels } from '../../lib/chat-time.ts';
+import { markContentShown } from '../../lib/first-content.ts';
 import { useStickToBottom } from '../../lib/use-stick-to-bottom.ts';
 import { Button } from './button.tsx';
 
@@ -52,6 +53,11 @@ export function ChatLog<T extends ChatLogItem>({
   // DOM catches up within a frame or two.
   const shown = useDeferredValue(items, NO_ITEMS as T[]);
   useEffect(() => warmTimeLabels(), []);
+  // The conversation is on screen (its messages, or that there are none): the page's extras may load.
+  const rendered = shown.length > 0 || (status !== 'loading' && items.length === 0);
+  useEffect(() => {
+    if (rendered) markContentShown();
+  }, [rendered]);
   const last = shown.at(-1);
   const scroll = useStickToBottom<HTMLDivElement>({
     firstKey: shown[0]?.key,

@@ -16,6 +16,7 @@ import NotFoundPage from '../../app/not-found-page.tsx';
 import { inputClasses } from '../../components/ui/field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { markContentShown } from '../../lib/first-content.ts';
 import { type Theme, useTheme, writeTheme } from '../../lib/theme.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useMe } from '../accounts/accounts.public.ts';
@@ -81,6 +82,11 @@ export function Taskboard({ initialTaskId, onInitialTaskClosed, boardId: named }
   useEffect(() => {
     if (named) rememberLastBoard(named);
   }, [named]);
+  // The board is on screen (or what says why not): the page's extras may load (lib/first-content.ts).
+  const rendered = boards.isError || (boards.isSuccess && (!boardId || !board.isPending));
+  useEffect(() => {
+    if (rendered) markContentShown();
+  }, [rendered]);
   const [section, setSection] = useState<Section>(initialTaskId || named ? 'boards' : 'default');
   // /task is the whole taskboard (every board); a board's own URL narrows the views to it.
   const [scope, setScope] = useState<Scope>(named ? 'board' : 'all');
