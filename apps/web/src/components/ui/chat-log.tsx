@@ -29,13 +29,13 @@ interface ChatLogProps<T extends ChatLogItem> {
   anchorId?: string | undefined;
 }
 
+const NO_ITEMS: ChatLogItem[] = [];
+
 /**
  * A conversation's message list: a live log (role="log", announced politely) grouped under day
  * separators (Today, Yesterday, the locale date), kept at the newest message unless the reader has
  * scrolled up (then a "New messages" pill), loading older history when the reader reaches the top.
  */
-const NO_ITEMS: ChatLogItem[] = [];
-
 export function ChatLog<T extends ChatLogItem>({
   label,
   items,
