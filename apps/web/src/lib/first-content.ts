@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /**
  * The first screen's content before the page's extras (issue 19). When the first page loaded is a
@@ -29,13 +29,24 @@ export function markContentShown(): void {
 
 if (!shown) setTimeout(markContentShown, CONTENT_WAIT_MS);
 
-const subscribe = (listener: () => void) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-};
-const snapshot = () => shown;
-
-/** True once the first page's content has rendered (or it need not wait, or waited long enough). */
+/**
+ * True once the first page's content has rendered (or it need not wait, or waited long enough). The
+ * switch re-renders as a transition: what appears then (the navbar's extras, the reads' results)
+ * renders in slices that yield to the browser, not in one long task.
+ */
 export function useContentShown(): boolean {
-  return useSyncExternalStore(subscribe, snapshot, snapshot);
+  const [value, setValue] = useState(shown);
+  useEffect(() => {
+    if (value) return;
+    const show = () => startTransition(() => setValue(true));
+    if (shown) {
+      show();
+      return;
+    }
+    listeners.add(show);
+    return () => {
+      listeners.delete(show);
+    };
+  }, [value]);
+  return value;
 }

@@ -11,6 +11,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { ChatBubble } from '../../components/ui/chat-bubble.tsx';
 import { ChatComposer } from '../../components/ui/chat-composer.tsx';
 import { timeLabel } from '../../lib/chat-time.ts';
+import { useContentShown } from '../../lib/first-content.ts';
 import { toast } from '../../lib/toast.ts';
 import { useMe } from '../accounts/accounts.public.ts';
 import { MeetingBanner, meetingUrl } from '../calls/calls.public.ts';
@@ -248,12 +249,15 @@ function ChannelConversation({
 
   // The log scrolls to the target itself (ChatLog's anchorId), once it is rendered.
   const queryClient = useQueryClient();
-  const reads = useQuery(channelUnreadQuery(workspaceName));
+  // The reads beside the history (read marks, members, mentions, saved ids, pins) start once its first
+  // page is on screen: on a phone's six connections they slowed the history itself (issue 19).
+  const extras = useContentShown();
+  const reads = useQuery({ ...channelUnreadQuery(workspaceName), enabled: extras });
   const readState = reads.data?.find((c) => c.channelId === channel._id);
 
   // `userTyping` carries an id and an e-mail only: the name comes from the workspace's member list
   // (cached, the create-channel form reads it too) or from the typist's messages, else the e-mail.
-  const members = useQuery(membersQuery(workspaceName));
+  const members = useQuery({ ...membersQuery(workspaceName), enabled: extras });
   // @mention autocomplete: the workspace's other members with an account.
   const mentionCandidates = useMemo(
     () =>
@@ -264,7 +268,7 @@ function ChannelConversation({
       ),
     [members.data, me._id],
   );
-  useClearChannelMentions(workspaceName, channel._id, state.status === 'ready');
+  useClearChannelMentions(workspaceName, channel._id, state.status === 'ready' && extras);
   const typingNames = chat.typingUsers.map((user) => {
     const member = members.data?.find((m) => m._id === user.userId);
     if (member) {
@@ -411,7 +415,7 @@ function PinsButton({
   channelId: string;
   onOpen: () => void;
 }) {
-  const pins = useQuery(channelPinsQuery(workspaceName, channelId));
+  const pins = useQuery({ ...channelPinsQuery(workspaceName, channelId), enabled: useContentShown() });
   const count = pins.data?.length ?? 0;
   return (
     <Button variant="secondary" size="sm" aria-haspopup="dialog" onClick={onOpen}>
@@ -430,7 +434,7 @@ function PinsButton({
 /** Mute keeps the channel listed but quiet: no unread count, no @channel notifications. */
 function MuteButton({ workspaceName, channelId }: { workspaceName: string; channelId: string }) {
   const queryClient = useQueryClient();
-  const reads = useQuery(channelUnreadQuery(workspaceName));
+  const reads = useQuery({ ...channelUnreadQuery(workspaceName), enabled: useContentShown() });
   const state = reads.data?.find((c) => c.channelId === channelId);
   const [busy, setBusy] = useState(false);
   if (!state) return null;

@@ -2,6 +2,7 @@ import type { SavedIds } from '@cohort/shared/saved';
 import type { SavedKind } from '@cohort/shared/saved.constants';
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { useContentShown } from '../../lib/first-content.ts';
 
 /**
  * Saved messages (issue 22): the caller's own. The message menus read the ids (to offer "Save for
@@ -31,7 +32,8 @@ export function refreshSaved(queryClient: QueryClient) {
  */
 export function useSavedMessages(kind: SavedKind) {
   const queryClient = useQueryClient();
-  const ids = useQuery(savedIdsQuery);
+  // Only a message's toolbar shows it: read after a conversation's first page is on screen (issue 19).
+  const ids = useQuery({ ...savedIdsQuery, enabled: useContentShown() });
   const saved = new Set(ids.data?.[kind] ?? []);
   /** Saves the message (`save`) or removes it from saved. */
   const set = (messageId: string, save: boolean) =>
