@@ -91,8 +91,10 @@ export const ChannelPane = memo(function ChannelPane({ workspaceName, channel, r
         // A phone: the whole height the workspace page leaves it (the screen below its header).
         className="flex h-full flex-col md:h-[40rem] md:max-h-[calc(100dvh-9rem)] md:min-h-[30rem]"
       >
-        <header className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-2 sm:flex-wrap sm:items-start sm:gap-3 sm:px-6 sm:py-4 dark:border-slate-800">
-          <div className="min-w-0">
+        {/* The actions wrap below the name when both do not fit (a phone): beside eight icons the name
+            was squeezed to its first letter. */}
+        <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-3 py-2 sm:items-start sm:gap-3 sm:px-6 sm:py-4 dark:border-slate-800">
+          <div className="min-w-[8rem] flex-1">
             <h2
               id="channel-pane-heading"
               className="flex items-center gap-2 text-base font-semibold text-slate-900 sm:text-xl dark:text-slate-100"
@@ -119,7 +121,7 @@ export const ChannelPane = memo(function ChannelPane({ workspaceName, channel, r
             </p>
           </div>
           {/* On a phone the actions are icons (their names stay for screen readers). */}
-          <div className="flex shrink-0 items-center gap-1 sm:flex-wrap sm:gap-2">
+          <div className="ml-auto flex shrink-0 flex-wrap items-center gap-1 sm:gap-2">
             <ChannelMembershipButtons workspaceName={workspaceName} channel={channel} />
             <Button variant="secondary" size="sm" onClick={() => setShowDetails(true)}>
               <Info aria-hidden="true" className="size-4" />
