@@ -61,7 +61,7 @@ export const ROUTE_PAGES: readonly RoutePage[] = [
 export const SESSION_MODULE = 'src/app/session.tsx';
 
 /**
- * What every signed-in page loads: the user menu, and the live client (the Socket.IO client and the
+ * What every signed-in page loads: the user menu, the quick switcher's key, and the live client (the Socket.IO client and the
  * shared schemas) that presence and every live view load right after their first render.
  */
 export const SIGNED_IN_MODULES = [
@@ -71,6 +71,8 @@ export const SIGNED_IN_MODULES = [
   '../../packages/shared/src/chat.ts',
   'src/lib/live-client.ts',
   'src/app/user-menu.tsx',
+  // Ctrl/Cmd+K answers from the first moment (its dialog loads on first use).
+  'src/features/switcher/switcher-hotkey.tsx',
 ];
 
 /**

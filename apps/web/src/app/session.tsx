@@ -130,15 +130,20 @@ function Effects() {
     // On <html>, so the page behind dialogs and drawers (portaled to <body>) is themed as well.
     document.documentElement.classList.toggle('dark', dark);
   }, [dark]);
-  if (!me.data || !extras) return null;
+  if (!me.data) return null;
   return (
     <>
-      <Suspense fallback={null}>
-        <PresenceConnection userId={me.data._id} />
-      </Suspense>
-      <Suspense fallback={null}>
-        <CallListener userId={me.data._id} />
-      </Suspense>
+      {extras && (
+        <>
+          <Suspense fallback={null}>
+            <PresenceConnection userId={me.data._id} />
+          </Suspense>
+          <Suspense fallback={null}>
+            <CallListener userId={me.data._id} />
+          </Suspense>
+        </>
+      )}
+      {/* Not held back: Ctrl/Cmd+K must work from the first moment the page answers keys (1.2 KiB). */}
       <Suspense fallback={null}>
         <SwitcherHotkey userId={me.data._id} />
       </Suspense>

@@ -3,7 +3,7 @@ import { startTransition, useEffect, useState } from 'react';
 /**
  * The first screen's content before the page's extras (issue 19). When the first page loaded is a
  * conversation (a channel, a direct chat) or the task board, the navbar's counters and bell, the
- * session's background connections (presence, calls, the quick switcher's key), the toaster and the
+ * session's background connections (presence, calls), the toaster and the
  * footer wait until that content has rendered (`markContentShown`), at most CONTENT_WAIT_MS: on a phone
  * they otherwise download, fetch and render in front of it. Any other first page does not wait, and
  * once shown stays shown (later navigations never wait).

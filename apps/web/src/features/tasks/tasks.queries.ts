@@ -137,14 +137,17 @@ export function useTaskMutation<V>(taskId: string, send: (variables: V) => Promi
 export const taskApi = {
   updateDescription: (taskId: string, description: string) =>
     api.put<TaskDetail>(taskPath(taskId), { description }),
+  // A drop shows on the board at once: `keepalive` lets its write reach the server even if the page
+  // reloads or closes right after (the browser would otherwise cancel it with the page).
   move: (taskId: string, newTaskListId: string, position?: number) =>
     api.put<TaskDetail>(
       `${taskPath(taskId)}/move`,
       position === undefined ? { newTaskListId } : { newTaskListId, position },
+      { keepalive: true },
     ),
   /** Reorders the task within its list (0-based, dense). */
   reorder: (taskId: string, position: number) =>
-    api.put<TaskDetail>(`${taskPath(taskId)}/position`, { position }),
+    api.put<TaskDetail>(`${taskPath(taskId)}/position`, { position }, { keepalive: true }),
   setAssignees: (taskId: string, userIds: string[]) =>
     api.put<TaskDetail>(`${taskPath(taskId)}/assignees`, { userIds }),
   setDeadline: (taskId: string, deadline: string | null) =>
