@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { migrationsFolder } from '../src/paths.ts';
 
 /** A bare database for a migration test: PGlite, or a fresh PostgreSQL database in the postgres project. */
@@ -64,4 +65,35 @@ export function migrationsUpTo(last: number): string {
   journal.entries = journal.entries.filter((e) => e.idx <= last);
   writeFileSync(journalPath, JSON.stringify(journal));
   return folder;
+}
+
+/**
+ * What every migration test sets up: a bare database and the migrations up to `last` (applied by the
+ * test, before it adds its data), both removed after the file.
+ */
+export function migrationTestDatabase(last: number): { db: MigrationRunner; before: string } {
+  const state = {} as { db: MigrationRunner; before: string };
+  beforeAll(async () => {
+    state.before = migrationsUpTo(last);
+    state.db = await openMigrationRunner();
+  }, 60_000);
+  afterAll(async () => {
+    await state.db?.close();
+    if (state.before) rmSync(state.before, { recursive: true, force: true });
+  });
+  return state;
+}
+
+/** The id of the row an `insert … returning id` made. */
+export async function insertedId(db: MigrationRunner, text: string, params: unknown[]): Promise<string> {
+  return (await db.query<{ id: string }>(text, params))[0]?.id as string;
+}
+
+/** A user row with just what the schema requires. */
+export function insertUser(db: MigrationRunner, email: string): Promise<string> {
+  return insertedId(
+    db,
+    `insert into users (email, password_hash, first_name, last_name) values ($1, 'x', 'A', 'B') returning id`,
+    [email],
+  );
 }

@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MigrationRunner, migrationsUpTo, openMigrationRunner } from '../../test/migrations.ts';
+import { describe, expect, it } from 'vitest';
+import { insertUser, migrationTestDatabase } from '../../test/migrations.ts';
 import { migrationsFolder } from '../paths.ts';
 
 /**
@@ -8,28 +7,14 @@ import { migrationsFolder } from '../paths.ts';
  * tasks and to existing workspaces. PGlite, or a fresh PostgreSQL database in the postgres project.
  */
 
-let upTo13: string;
-let db: MigrationRunner;
-beforeAll(async () => {
-  // The committed migrations as they were before this one: 0000..0013.
-  upTo13 = migrationsUpTo(13);
-  db = await openMigrationRunner();
-}, 60_000);
-afterAll(async () => {
-  await db?.close();
-  rmSync(upTo13, { recursive: true, force: true });
-});
+// The committed migrations as they were before this one: 0000..0013.
+const t = migrationTestDatabase(13);
 
 describe('migration 0014 (boards)', () => {
   it('moves existing lists onto personal boards and gives every workspace a Team board', async () => {
-    await db.migrate(upTo13);
-    const user = async (email: string) =>
-      (
-        await db.query<{ id: string }>(
-          `insert into users (email, password_hash, first_name, last_name) values ($1, 'x', 'A', 'B') returning id`,
-          [email],
-        )
-      )[0]?.id as string;
+    const { db } = t;
+    await db.migrate(t.before);
+    const user = (email: string) => insertUser(db, email);
     const ann = await user('ann@example.com');
     const bob = await user('bob@example.com');
     const cid = await user('cid@example.com');

@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MigrationRunner, migrationsUpTo, openMigrationRunner } from '../../test/migrations.ts';
+import { describe, expect, it } from 'vitest';
+import { insertedId, insertUser, migrationTestDatabase } from '../../test/migrations.ts';
 import { migrationsFolder } from '../paths.ts';
 
 /**
@@ -9,28 +8,15 @@ import { migrationsFolder } from '../paths.ts';
  * the postgres project.
  */
 
-let upTo14: string;
-let db: MigrationRunner;
-beforeAll(async () => {
-  // The committed migrations as they were before this one: 0000..0014.
-  upTo14 = migrationsUpTo(14);
-  db = await openMigrationRunner();
-}, 60_000);
-afterAll(async () => {
-  await db?.close();
-  rmSync(upTo14, { recursive: true, force: true });
-});
+// The committed migrations as they were before this one: 0000..0014.
+const t = migrationTestDatabase(14);
 
 describe('migration 0015 (channel management)', () => {
   it('makes every member of a workspace a member of its open channels, keeps private ones as they were', async () => {
-    await db.migrate(upTo14);
-    const one = async (text: string, params: unknown[]) =>
-      (await db.query<{ id: string }>(text, params))[0]?.id as string;
-    const user = (email: string) =>
-      one(
-        `insert into users (email, password_hash, first_name, last_name) values ($1, 'x', 'A', 'B') returning id`,
-        [email],
-      );
+    const { db } = t;
+    await db.migrate(t.before);
+    const one = (text: string, params: unknown[]) => insertedId(db, text, params);
+    const user = (email: string) => insertUser(db, email);
     const [ann, bob, cid, dan] = [
       await user('ann@example.com'),
       await user('bob@example.com'),

@@ -1,6 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MigrationRunner, migrationsUpTo, openMigrationRunner } from '../../test/migrations.ts';
+import { describe, expect, it } from 'vitest';
+import { insertedId, insertUser, migrationTestDatabase } from '../../test/migrations.ts';
 import { migrationsFolder } from '../paths.ts';
 
 /**
@@ -10,27 +9,15 @@ import { migrationsFolder } from '../paths.ts';
  * database in the postgres project.
  */
 
-let upTo15: string;
-let db: MigrationRunner;
-beforeAll(async () => {
-  upTo15 = migrationsUpTo(15);
-  db = await openMigrationRunner();
-}, 60_000);
-afterAll(async () => {
-  await db?.close();
-  rmSync(upTo15, { recursive: true, force: true });
-});
+// The committed migrations as they were before this one: 0000..0015.
+const t = migrationTestDatabase(15);
 
 describe('migration 0016 (pins and saved messages)', () => {
   it('keeps existing messages, and its rows go with what they point at', async () => {
-    await db.migrate(upTo15);
-    const one = async (text: string, params: unknown[]) =>
-      (await db.query<{ id: string }>(text, params))[0]?.id as string;
-    const user = (email: string) =>
-      one(
-        `insert into users (email, password_hash, first_name, last_name) values ($1, 'x', 'A', 'B') returning id`,
-        [email],
-      );
+    const { db } = t;
+    await db.migrate(t.before);
+    const one = (text: string, params: unknown[]) => insertedId(db, text, params);
+    const user = (email: string) => insertUser(db, email);
     const [ann, bob, cid] = [
       await user('ann@example.com'),
       await user('bob@example.com'),
