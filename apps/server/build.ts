@@ -3,10 +3,11 @@
 //
 //   node --import tsx apps/server/build.ts [outdir]     (default apps/server/dist)
 //
-// Our own code is bundled, packages/shared included; everything in node_modules stays external and
-// is loaded from there as before. Files the server reads beside its code (migrations, the PGlite
+// Our own code is bundled, packages/shared and drizzle-orm included; everything else in node_modules
+// stays external and is loaded from there. Files the server reads beside its code (migrations, the PGlite
 // template, the web app) are found from apps/server (src/paths.ts), which the bundle is told here.
-import { dirname, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
@@ -23,9 +24,30 @@ const bundleShared: Plugin = {
   },
 };
 
+/**
+ * Packages bundled in rather than imported from node_modules. drizzle-orm's package.json is 179 KB
+ * (an export map naming every file), and Node parsed it again for each of the ~100 drizzle modules
+ * the server loads: about 0.6 s of every start (docs/performance.md, "Cold start").
+ */
+const BUNDLED_PACKAGES = /^drizzle-orm(\/|$)/;
+
+/** Every other package (and Node's builtins) stays external, loaded from node_modules as before. */
+const externalPackages: Plugin = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      BUNDLED_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
 /** Writes `<outdir>/main.js` and `pglite-worker.js` (and their source maps); must stay inside the checkout to find node_modules. */
 export async function buildServer(outdir = resolve(serverRoot, 'dist')) {
   const started = performance.now();
+  // Chunk names change with their content: drop the previous build's, which nothing loads any more.
+  if (existsSync(outdir))
+    for (const file of readdirSync(outdir))
+      if (/^server-[\w-]+\.js(\.map)?$/.test(file)) rmSync(join(outdir, file));
   const result = await build({
     // The embedded database's worker thread is its own entry: Node starts it from a file.
     entryPoints: {
@@ -34,9 +56,12 @@ export async function buildServer(outdir = resolve(serverRoot, 'dist')) {
     },
     outdir,
     bundle: true,
-    packages: 'external',
-    plugins: [bundleShared],
+    plugins: [bundleShared, externalPackages],
     format: 'esm',
+    // main.ts imports the app dynamically, to open the database meanwhile: as a chunk of its own, the
+    // app's packages load then, not before main.ts runs (without splitting they would be hoisted).
+    splitting: true,
+    chunkNames: 'server-[hash]',
     platform: 'node',
     target: 'node20',
     sourcemap: true,

@@ -1,4 +1,3 @@
-import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
@@ -6,12 +5,15 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 const config = loadConfig();
 // The lock is only needed for embedded PGlite; PostgreSQL handles concurrent servers itself.
 const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch(
-  (err) => {
-    unlock();
-    throw err;
-  },
-);
+// The database opens (a new cluster unpacked, PGlite started on its thread, migrations checked)
+// while the rest of the server's modules load: the two used to take turns (issue 21, "Cold start").
+const opening = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+opening.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
+const { buildApp } = await import('./app.ts');
+const database = await opening.catch((err) => {
+  unlock();
+  throw err;
+});
 const { app } = await buildApp({ config, database });
 app.log.info(
   { database: database.kind, ...(database.created ? { created: database.created } : {}) },

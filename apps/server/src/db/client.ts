@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -130,12 +130,13 @@ export async function openDatabase(opts: {
   // On disk it is unpacked directly (much faster than PGlite's loadDataDir, which is kept for
   // memory:// and for a directory that already holds something).
   const fresh = inMemory || !existsSync(join(dir, 'PG_VERSION'));
-  const unpacked = fresh && !inMemory && unpackTemplate(dir);
+  const unpacked = fresh && !inMemory && (await unpackTemplate(dir));
   const template = fresh && !unpacked ? loadTemplate() : undefined;
   // On disk, the database runs on its own thread (pglite-worker.ts): its statements then no longer
-  // stall the event loop. In memory (tests) it stays in process.
+  // stall the event loop, and the main thread does not load PGlite at all. In memory (tests) it
+  // stays in process.
   const client = inMemory
-    ? await PGlite.create(dir, template ? { loadDataDir: template } : {})
+    ? await (await import('@electric-sql/pglite')).PGlite.create(dir, template ? { loadDataDir: template } : {})
     : ((await startPGliteThread({
         dataDir: dir,
         ...(template ? { template: await template.arrayBuffer() } : {}),

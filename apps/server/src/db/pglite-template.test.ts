@@ -27,11 +27,11 @@ describe('a new DATA_DIR from the PGlite template', () => {
     await again.close();
   });
 
-  it('leaves a directory that already holds something to PGlite', () => {
+  it('leaves a directory that already holds something to PGlite', async () => {
     const dir = join(root, 'occupied', 'pglite');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'something'), '');
-    expect(unpackTemplate(dir)).toBe(false);
+    expect(await unpackTemplate(dir)).toBe(false);
     expect(readdirSync(dir)).toEqual(['something']);
     expect(existsSync(`${dir}.partial`)).toBe(false);
   });
