@@ -8,6 +8,11 @@
 // bundle by plain node (`npm start`; built here first, with the PGlite template). The table gives
 // both medians and their ratio; the budgets (issue 21) apply to the bundle.
 //
+// BASELINE_BUNDLE=<another build's main.js, inside this checkout> adds that build as a third way, taken
+// in turn with the others: a before/after of a change measured in one run. Data directories are
+// removed at the end, not between starts: on this machine's disk (ext4, `discard`) deleting 40 MiB
+// clusters slowed the next start's unpack by up to 1.5 s.
+//
 //   node --import tsx bench/startup.ts
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -35,16 +40,25 @@ async function freePort(): Promise<number> {
 const { outdir } = await buildServer();
 await buildPgliteTemplate();
 
-const variants = {
+const BASELINE_BUNDLE = process.env.BASELINE_BUNDLE;
+const variants: Record<string, string[]> = {
   tsx: ['--import', 'tsx', 'apps/server/src/main.ts'],
   bundle: ['--enable-source-maps', join(outdir, 'main.js')],
+  ...(BASELINE_BUNDLE ? { baseline: ['--enable-source-maps', BASELINE_BUNDLE] } : {}),
 };
-type Variant = keyof typeof variants;
+type Variant = string;
+const names = Object.keys(variants);
+const dataDirs: string[] = [];
+const newDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-'));
+  dataDirs.push(dir);
+  return dir;
+};
 
 async function startOnce(variant: Variant, env: Record<string, string>): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, variants[variant], {
+  const child = spawn(process.execPath, variants[variant] ?? [], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
@@ -77,28 +91,34 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 type Samples = Record<Variant, number[]>;
-const samples = (): Samples => ({ tsx: [], bundle: [] });
+const samples = (): Samples => Object.fromEntries(names.map((name) => [name, []]));
+const ratio = (a: number[], b: number[]) => Math.round((median(a) / median(b)) * 100) / 100;
 const row = (name: string, xs: Samples, budgetMs: number | string) => ({
   case: name,
   runs: RUNS,
-  tsx_median_ms: Math.round(median(xs.tsx)),
-  bundle_median_ms: Math.round(median(xs.bundle)),
-  bundle_min_ms: Math.round(Math.min(...xs.bundle)),
-  bundle_max_ms: Math.round(Math.max(...xs.bundle)),
-  'bundle/tsx': Math.round((median(xs.bundle) / median(xs.tsx)) * 100) / 100,
+  tsx_median_ms: Math.round(median(xs.tsx ?? [])),
+  bundle_median_ms: Math.round(median(xs.bundle ?? [])),
+  bundle_min_ms: Math.round(Math.min(...(xs.bundle ?? []))),
+  bundle_max_ms: Math.round(Math.max(...(xs.bundle ?? []))),
+  'bundle/tsx': ratio(xs.bundle ?? [], xs.tsx ?? []),
+  ...(BASELINE_BUNDLE
+    ? {
+        baseline_median_ms: Math.round(median(xs.baseline ?? [])),
+        'bundle/baseline': ratio(xs.bundle ?? [], xs.baseline ?? []),
+      }
+    : {}),
   bundle_budget_ms: budgetMs,
 });
-// Alternate which variant goes first, so neither always runs right after the other's teardown.
-const order = (i: number): Variant[] => (i % 2 === 0 ? ['tsx', 'bundle'] : ['bundle', 'tsx']);
+// Rotate which variant goes first, so none always runs right after another's teardown.
+const order = (i: number): Variant[] => names.map((_, k) => names[(i + k) % names.length] as Variant);
 
 const empty = samples();
 const existing = samples();
 for (let i = 0; i < RUNS; i++) {
   for (const variant of order(i)) {
-    const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-'));
-    empty[variant].push(await startOnce(variant, { DATA_DIR: dir }));
-    existing[variant].push(await startOnce(variant, { DATA_DIR: dir }));
-    rmSync(dir, { recursive: true, force: true });
+    const dir = newDataDir();
+    empty[variant]?.push(await startOnce(variant, { DATA_DIR: dir }));
+    existing[variant]?.push(await startOnce(variant, { DATA_DIR: dir }));
   }
 }
 const rows: Record<string, string | number>[] = [
@@ -116,12 +136,11 @@ if (pgUp) {
       await admin((c) => c.query(`create database ${name}`));
       const url = new URL(PG_ADMIN_URL);
       url.pathname = `/${name}`;
-      const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-'));
+      const dir = newDataDir();
       try {
-        fresh[variant].push(await startOnce(variant, { DATA_DIR: dir, DATABASE_URL: url.toString() }));
-        again[variant].push(await startOnce(variant, { DATA_DIR: dir, DATABASE_URL: url.toString() }));
+        fresh[variant]?.push(await startOnce(variant, { DATA_DIR: dir, DATABASE_URL: url.toString() }));
+        again[variant]?.push(await startOnce(variant, { DATA_DIR: dir, DATABASE_URL: url.toString() }));
       } finally {
-        rmSync(dir, { recursive: true, force: true });
         await admin((c) => c.query(`drop database if exists ${name} with (force)`));
       }
     }
@@ -133,4 +152,5 @@ if (pgUp) {
 } else {
   console.log(`PostgreSQL not reachable at ${PG_ADMIN_URL}: its cases are skipped.`);
 }
+for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 report('startup', rows);

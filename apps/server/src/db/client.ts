@@ -136,7 +136,10 @@ export async function openDatabase(opts: {
   // stall the event loop, and the main thread does not load PGlite at all. In memory (tests) it
   // stays in process.
   const client = inMemory
-    ? await (await import('@electric-sql/pglite')).PGlite.create(dir, template ? { loadDataDir: template } : {})
+    ? await (await import('@electric-sql/pglite')).PGlite.create(
+        dir,
+        template ? { loadDataDir: template } : {},
+      )
     : ((await startPGliteThread({
         dataDir: dir,
         ...(template ? { template: await template.arrayBuffer() } : {}),
