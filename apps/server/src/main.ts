@@ -5,16 +5,19 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 const config = loadConfig();
 // The lock is only needed for embedded PGlite; PostgreSQL handles concurrent servers itself.
 const unlock = config.DATABASE_URL ? () => {} : lockDataDir(config.DATA_DIR);
-// The database opens (a new cluster unpacked, PGlite started on its thread, migrations checked)
-// while the rest of the server's modules load: the two used to take turns (issue 21, "Cold start").
-const opening = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-opening.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
-const { buildApp } = await import('./app.ts');
-const database = await opening.catch((err) => {
+const failed = (err: unknown) => {
   unlock();
   throw err;
-});
-const { app } = await buildApp({ config, database });
+};
+// The database opens while the server's modules load and its routes are built: a new cluster is
+// unpacked, PGlite starts on its thread and the migrations run meanwhile (`early`; queries made
+// before they are done wait for them). These steps used to take turns (issue 21, "Cold start").
+const opening = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, early: true });
+opening.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
+const { buildApp } = await import('./app.ts');
+const database = await opening.catch(failed);
+const { app } = await buildApp({ config, database }).catch(failed);
+await database.migrated.catch(failed);
 app.log.info(
   { database: database.kind, ...(database.created ? { created: database.created } : {}) },
   'database open',

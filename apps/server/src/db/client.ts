@@ -10,7 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.ts';
 import { ensureTemplate, loadTemplate, unpackTemplate } from './pglite-template.ts';
-import { startPGliteThread } from './pglite-thread.ts';
+import { type PGliteThread, startPGliteThread } from './pglite-thread.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -31,6 +31,11 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** How a new embedded cluster was made: unpacked from the pre-migrated template, or initdb. */
   created?: 'template' | 'initdb';
+  /**
+   * Settles when the committed migrations are applied. `openDatabase` waits for it unless asked
+   * for `early`; until then every query waits for it too.
+   */
+  migrated: Promise<void>;
   /** Cheap round trip, used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -97,6 +102,11 @@ export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
   onIdleError?: (err: Error) => void;
+  /**
+   * Embedded on disk: return while PGlite is still starting and the migrations still run (see
+   * `migrated`), so the caller can build the app meanwhile (main.ts).
+   */
+  early?: boolean;
 }): Promise<Database> {
   if (opts.databaseUrl) {
     // Idle connections are kept for minutes, not pg's 10 s: under bursty chat traffic the pool otherwise
@@ -117,6 +127,7 @@ export async function openDatabase(opts: {
     return {
       db,
       kind: 'postgres',
+      migrated: Promise.resolve(),
       ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
       timeQueries: timer.subscribe,
@@ -135,15 +146,24 @@ export async function openDatabase(opts: {
   // On disk, the database runs on its own thread (pglite-worker.ts): its statements then no longer
   // stall the event loop, and the main thread does not load PGlite at all. In memory (tests) it
   // stays in process.
-  const client = inMemory
-    ? await (await import('@electric-sql/pglite')).PGlite.create(
-        dir,
-        template ? { loadDataDir: template } : {},
-      )
-    : ((await startPGliteThread({
-        dataDir: dir,
-        ...(template ? { template: await template.arrayBuffer() } : {}),
-      })) as unknown as PGlite);
+  let client: PGlite;
+  let migrated: Promise<void>;
+  if (inMemory) {
+    const { PGlite } = await import('@electric-sql/pglite');
+    client = await PGlite.create(dir, template ? { loadDataDir: template } : {});
+    migrated = migratePglite(drizzlePglite({ client, schema }) as never, { migrationsFolder });
+  } else {
+    const thread = startPGliteThread({
+      dataDir: dir,
+      ...(template ? { template: await template.arrayBuffer() } : {}),
+    });
+    // The migrator talks to the thread directly; everything else waits until it is done.
+    migrated = migratePglite(drizzlePglite({ client: thread as unknown as PGlite, schema }) as never, {
+      migrationsFolder,
+    });
+    client = afterMigrations(thread, migrated) as unknown as PGlite;
+  }
+  migrated.catch(() => {}); // awaited below or by the caller
   const timer = new QueryTimer();
   timer.wrap(client, 'query');
   // Drizzle runs a transaction's statements on the handle PGlite passes to the callback.
@@ -154,14 +174,30 @@ export async function openDatabase(opts: {
       return run(tx);
     });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
+  if (!opts.early || inMemory) await migrated;
   return {
     db,
     kind: 'pglite',
+    migrated,
     ...(fresh ? { created: unpacked || template ? 'template' : 'initdb' } : {}),
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
     timeQueries: timer.subscribe,
+  };
+}
+
+/** The thread's client, with every query and transaction held until `migrated` settles. */
+function afterMigrations(thread: PGliteThread, migrated: Promise<void>): PGliteThread {
+  return {
+    query: async (...args) => {
+      await migrated;
+      return thread.query(...args);
+    },
+    transaction: async (run) => {
+      await migrated;
+      return thread.transaction(run);
+    },
+    close: () => thread.close(),
   };
 }
 

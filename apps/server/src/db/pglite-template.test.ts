@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, rowsOf } from './client.ts';
@@ -25,6 +26,24 @@ describe('a new DATA_DIR from the PGlite template', () => {
     const rows = rowsOf<{ n: number }>(await again.db.execute(sql`select count(*)::int as n from users`));
     expect(rows[0]?.n).toBe(1);
     await again.close();
+  });
+
+  it('opened early, holds queries back until the migrations have run', async () => {
+    // A cluster on disk one migration behind (0016's tables dropped and its journal row removed), as
+    // after an upgrade. main.ts opens it `early` and builds the app while the migration runs.
+    const dataDir = join(root, 'behind');
+    expect(await unpackTemplate(join(dataDir, 'pglite'))).toBe(true);
+    const older = await PGlite.create(join(dataDir, 'pglite'));
+    await older.exec(`drop table channel_pins, saved_messages;
+      delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    await older.close();
+
+    const database = await openDatabase({ dataDir, early: true });
+    // Sent at once: without the hold it would run before 0016 and find no such table.
+    const counted = database.db.execute(sql`select count(*)::int as n from saved_messages`);
+    expect(rowsOf<{ n: number }>(await counted)[0]?.n).toBe(0);
+    await database.migrated;
+    await database.close();
   });
 
   it('leaves a directory that already holds something to PGlite', async () => {

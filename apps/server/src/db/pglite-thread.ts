@@ -55,9 +55,10 @@ function rebuild(fields: Record<string, unknown>): Error {
  * Starts PGlite on a worker thread (see pglite-worker.ts for why) and answers a client with PGlite's
  * query/transaction API, so drizzle's PGlite driver and everything above it work unchanged. Requests
  * are answered in the order PGlite runs them; a transaction holds the database until it ends, as
- * in-process.
+ * in-process. The client is returned at once: requests sent while PGlite starts wait in the
+ * thread's message queue, and `ready` settles when it has started (or failed to).
  */
-export async function startPGliteThread(start: WorkerStart): Promise<PGliteThread> {
+export function startPGliteThread(start: WorkerStart): PGliteThread & { ready: Promise<void> } {
   const worker = new Worker(pgliteWorkerFile, {
     workerData: start,
     ...(start.template ? { transferList: [start.template] } : {}),
@@ -111,8 +112,9 @@ export async function startPGliteThread(start: WorkerStart): Promise<PGliteThrea
         ...(tx === undefined ? {} : { tx }),
       })) as { rows: T[] };
 
-  await ready;
+  ready.catch(() => {}); // a failed start also fails every request, which is where callers see it
   return {
+    ready,
     query: queryOn(undefined),
     async transaction(run) {
       const tx = (await send({ op: 'begin' })) as number;
