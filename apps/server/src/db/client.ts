@@ -144,8 +144,7 @@ export async function openDatabase(opts: {
   const unpacked = fresh && !inMemory && (await unpackTemplate(dir));
   const template = fresh && !unpacked ? loadTemplate() : undefined;
   // On disk, the database runs on its own thread (pglite-worker.ts): its statements then no longer
-  // stall the event loop, and the main thread does not load PGlite at all. In memory (tests) it
-  // stays in process.
+  // stall the event loop. In memory (tests) it stays in process.
   let client: PGlite;
   let migrated: Promise<void>;
   if (inMemory) {

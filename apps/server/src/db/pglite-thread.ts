@@ -56,9 +56,9 @@ function rebuild(fields: Record<string, unknown>): Error {
  * query/transaction API, so drizzle's PGlite driver and everything above it work unchanged. Requests
  * are answered in the order PGlite runs them; a transaction holds the database until it ends, as
  * in-process. The client is returned at once: requests sent while PGlite starts wait in the
- * thread's message queue, and `ready` settles when it has started (or failed to).
+ * thread's message queue, and fail if it cannot start.
  */
-export function startPGliteThread(start: WorkerStart): PGliteThread & { ready: Promise<void> } {
+export function startPGliteThread(start: WorkerStart): PGliteThread {
   const worker = new Worker(pgliteWorkerFile, {
     workerData: start,
     ...(start.template ? { transferList: [start.template] } : {}),
@@ -72,9 +72,8 @@ export function startPGliteThread(start: WorkerStart): PGliteThread & { ready: P
   let nextId = 1;
   let failure: Error | undefined;
 
-  const ready = new Promise<void>((resolve, reject) => {
-    pending.set(0, { resolve: () => resolve(), reject });
-  });
+  // Id 0 is the worker's "started" message. Nothing waits for it: requests queue in the thread meanwhile.
+  pending.set(0, { resolve: () => {}, reject: () => {} });
   worker.on('message', (message: WorkerReply) => {
     const waiter = pending.get(message.id);
     if (!waiter) return;
@@ -112,9 +111,7 @@ export function startPGliteThread(start: WorkerStart): PGliteThread & { ready: P
         ...(tx === undefined ? {} : { tx }),
       })) as { rows: T[] };
 
-  ready.catch(() => {}); // a failed start also fails every request, which is where callers see it
   return {
-    ready,
     query: queryOn(undefined),
     async transaction(run) {
       const tx = (await send({ op: 'begin' })) as number;
