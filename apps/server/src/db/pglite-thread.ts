@@ -72,8 +72,6 @@ export function startPGliteThread(start: WorkerStart): PGliteThread {
   let nextId = 1;
   let failure: Error | undefined;
 
-  // Id 0 is the worker's "started" message. Nothing waits for it: requests queue in the thread meanwhile.
-  pending.set(0, { resolve: () => {}, reject: () => {} });
   worker.on('message', (message: WorkerReply) => {
     const waiter = pending.get(message.id);
     if (!waiter) return;

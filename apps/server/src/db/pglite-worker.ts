@@ -103,4 +103,4 @@ port.on('message', async (request: WorkerRequest) => {
   }
 });
 
-reply({ id: 0, ok: true, result: 'ready' });
+// No "started" message: requests sent meanwhile waited in this port's queue and are answered now.
