@@ -7,7 +7,7 @@ const serverTests = ['apps/server/**/*.test.ts', 'packages/shared/**/*.test.ts']
 // Suites whose subject is not the database engine run once, on PGlite: the request fuzzers and the
 // authorization matrix (the same routes and SQL the feature suites run on both engines), session
 // and cookie rules, process start-up and locking, the PGlite template, Google sign-in, the summary
-// engines and GitHub client.
+// engines and GitHub client, the Janus SFU rooms.
 const engineAgnostic = [
   'apps/server/test/security/**',
   'apps/server/src/main.test.ts',
@@ -17,6 +17,7 @@ const engineAgnostic = [
   'apps/server/src/features/summaries/engine/**',
   'apps/server/src/features/projects/github.client.test.ts',
   'apps/server/src/features/workspaces/workspaces.policy.test.ts',
+  'apps/server/src/features/calls/calls.sfu.test.ts',
 ];
 const postgres = process.env.TEST_DATABASE_URL
   ? [

@@ -6,23 +6,14 @@
 //   node --import tsx bench/call-first-frame.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { freePort } from '../scripts/local-services.ts';
 import { acceptInvitation, repoRoot, report, verifyFromOutbox } from './lib.ts';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const PASSWORD = 'correct horse battery staple';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;

@@ -8,25 +8,16 @@
 //   COUNTS=1000,5000 USERS=20 node --import tsx bench/idle-memory.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
+import { freePort } from '../scripts/local-services.ts';
 import { repoRoot, report } from './lib.ts';
 
 const COUNTS = (process.env.COUNTS ?? '1000,5000').split(',').map(Number);
 const USERS = Number(process.env.USERS ?? 20);
 const PASSWORD = 'correct horse battery staple';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function rssKiB(pid: number): number {
   return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);

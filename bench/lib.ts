@@ -1,11 +1,13 @@
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from '../scripts/local-services.ts';
+
+export { freePort };
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -91,15 +93,6 @@ export async function acceptInvitation(baseUrl: string, token: string, workspace
 // -- Servers, requests and figures shared by the latency benches --------------------------------------
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
@@ -247,7 +240,13 @@ export interface BenchServer {
  * PROFILE=<dir> writes a V8 CPU profile of the server there.
  */
 export async function startServer(
-  opts: { databaseUrl?: string; env?: Record<string, string>; prefix?: string } = {},
+  opts: {
+    databaseUrl?: string;
+    env?: Record<string, string>;
+    prefix?: string;
+    /** `bundle`: the build's apps/server/dist/main.js (npm run build) instead of the sources through tsx. */
+    entry?: 'sources' | 'bundle';
+  } = {},
 ): Promise<BenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -272,7 +271,9 @@ export async function startServer(
     };
   }
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
+  const entry =
+    opts.entry === 'bundle' ? ['apps/server/dist/main.js'] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+  const child = spawn(process.execPath, [...profile, ...entry], {
     cwd: repoRoot,
     env: {
       ...process.env,

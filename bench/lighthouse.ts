@@ -23,12 +23,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { io } from 'socket.io-client';
+import { freePort } from '../scripts/local-services.ts';
 import { repoRoot, report } from './lib.ts';
 
 // PRESET=mobile: Lighthouse's default (mobile) settings instead — a 4× CPU slowdown, slow 4G, 412×823.
@@ -46,15 +46,6 @@ const PASSWORD = 'correct horse battery staple';
 if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
   console.error('apps/web/dist is missing: run `npm run build` first.');
   process.exit(1);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const port = await freePort();

@@ -22,11 +22,11 @@
 import { type ChildProcess, execSync, fork, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { WebSocket } from 'ws';
+import { freePort } from '../scripts/local-services.ts';
 import { repoRoot, report } from './lib.ts';
 import type { LoadUser, ParentMessage, WindowStats } from './load-generator.ts';
 
@@ -52,15 +52,6 @@ const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** CPU seconds (user + system) a process has used so far. */
 function cpuSeconds(pid: number): number {

@@ -17,25 +17,16 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildServer } from '../apps/server/build.ts';
 import { buildPgliteTemplate } from '../apps/server/src/db/client.ts';
+import { freePort } from '../scripts/local-services.ts';
 import { repoRoot, report } from './lib.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const { outdir } = await buildServer();
 await buildPgliteTemplate();

@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { freePort, stopProcess, tcpOpen, waitFor } from '../scripts/local-services.ts';
 import { dial, expectConnected, openVideo, type Person, person, team } from './calls-helpers.ts';
 import { fakeMediaLaunchOptions } from './chromium.ts';
+import { type OwnServer, startOwnServer } from './own-server.ts';
 
 /**
  * A call that can only go through TURN: coturn on loopback with `use-auth-secret` and a secret made
@@ -19,36 +19,6 @@ import { fakeMediaLaunchOptions } from './chromium.ts';
 test.use({ launchOptions: fakeMediaLaunchOptions });
 
 const hasTurnserver = spawnSync('sh', ['-c', 'command -v turnserver']).status === 0;
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, child: ChildProcess, log: () => string) {
-  const until = Date.now() + 30_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${what} exited early:\n${log()}`);
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not start:\n${log()}`);
-}
-
-const tcpOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-
 test.describe('TURN relay', () => {
   // On a developer machine without coturn the journey is skipped with a reason; in CI (.ci/run
   // installs coturn) a missing turnserver fails it instead, so the relay is never silently untested.
@@ -59,8 +29,7 @@ test.describe('TURN relay', () => {
 
   let dir: string;
   let turn: ChildProcess;
-  let app: ChildProcess;
-  let baseURL: string;
+  let app: OwnServer;
   const people: Person[] = [];
 
   test.beforeAll(async () => {
@@ -105,54 +74,25 @@ test.describe('TURN relay', () => {
     };
     await waitFor('turnserver', () => tcpOpen(turnPort), turn, turnLog);
 
-    const port = await freePort();
-    baseURL = `http://127.0.0.1:${port}`;
-    let output = '';
-    app = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: join(dir, 'data'),
-        LOG_LEVEL: 'warn',
-        GOOGLE_CLIENT_ID: '',
-        DATABASE_URL: '',
-        STUN_URLS: '',
-        TURN_URLS: `turn:127.0.0.1:${turnPort}?transport=udp`,
-        TURN_SECRET: secret,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    app = await startOwnServer(dir, {
+      TURN_URLS: `turn:127.0.0.1:${turnPort}?transport=udp`,
+      TURN_SECRET: secret,
     });
-    app.stdout?.on('data', (d) => (output += d));
-    app.stderr?.on('data', (d) => (output += d));
-    await waitFor(
-      'the app server',
-      async () => (await fetch(`${baseURL}/readyz`)).ok,
-      app,
-      () => output,
-    );
   });
 
   test.afterAll(async () => {
     for (const p of people) await p.context.close();
-    for (const child of [app, turn]) {
-      if (child && child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+    await app?.stop();
+    await stopProcess(turn);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test('a call connects with frames through the relay, with the credentials the server issued', async ({
     browser,
   }) => {
-    const dataDir = join(dir, 'data');
     const [ada, bob] = await Promise.all([
-      person(browser, 'Ada', baseURL, dataDir),
-      person(browser, 'Bob', baseURL, dataDir),
+      person(browser, 'Ada', app.baseURL, app.dataDir),
+      person(browser, 'Bob', app.baseURL, app.dataDir),
     ]);
     people.push(ada, bob);
     await team(ada, [bob]);

@@ -27,6 +27,7 @@ import { loginTwoFactorRoutes, twoFactorRoutes } from './features/accounts/two-f
 import { callsRoutes } from './features/calls/calls.routes.ts';
 import { AdHocRooms } from './features/calls/calls.service.ts';
 import { registerMeshNamespace, registerVideoNamespace } from './features/calls/calls.socket.ts';
+import { SfuRooms } from './features/calls/janus.ts';
 import { chatRoutes } from './features/chat/chat.routes.ts';
 import { registerChatNamespace } from './features/chat/chat.socket.ts';
 import { pinsRoutes } from './features/chat/pins.routes.ts';
@@ -182,7 +183,13 @@ export async function buildApp(opts: BuildAppOptions) {
         frameSrc: ["'self'", 'https://accounts.google.com/gsi/'],
         // Websockets only to this server ('self' covers them in CSP 3; the explicit origin is for older
         // browsers), never to any host as a bare `ws:`/`wss:` would allow.
-        connectSrc: ["'self'", sameHostSockets, 'https://accounts.google.com/gsi/'],
+        // and to Janus, when meetings run on it (JANUS_URL, issue 23).
+        connectSrc: [
+          "'self'",
+          sameHostSockets,
+          'https://accounts.google.com/gsi/',
+          ...(config.JANUS_URL ? [new URL(config.JANUS_URL).origin] : []),
+        ],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
         mediaSrc: ["'self'", 'blob:'],
         upgradeInsecureRequests: https ? [] : null,
@@ -236,7 +243,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const direct = registerDirectNamespace(ctx, io, realtime);
   const adHocRooms = new AdHocRooms(ctx.now);
   const video = registerVideoNamespace(ctx, io, realtime);
-  const mesh = registerMeshNamespace(ctx, io, realtime, adHocRooms);
+  const mesh = registerMeshNamespace(ctx, io, realtime, adHocRooms, SfuRooms.fromConfig(config));
   const presence = await registerPresenceNamespace(ctx, io, realtime);
   const stopSessionWatch = watchSessions(ctx, io, realtime);
   await app.register(chatRoutes(ctx, chat));

@@ -44,6 +44,17 @@ const configSchema = z.object({
   TURN_URLS: optionalString.transform((v) => (v === undefined ? [] : splitList(v))),
   /** coturn's `static-auth-secret` (use-auth-secret): credentials are derived, never stored. */
   TURN_SECRET: optionalString,
+  /**
+   * Janus (issue 23): with JANUS_URL (its WebSocket API, as browsers reach it), JANUS_ADMIN_URL (its
+   * admin WebSocket API, as this server reaches it) and JANUS_ADMIN_SECRET, meetings run on a Janus
+   * VideoRoom of up to JANUS_ROOM_MAX people instead of the mesh of six (docs/calls.md).
+   */
+  JANUS_URL: optionalString.pipe(z.url().optional()),
+  JANUS_ADMIN_URL: optionalString.pipe(z.url().optional()),
+  JANUS_ADMIN_SECRET: optionalString,
+  /** The VideoRoom plugin's `admin_key`, when its configuration sets one (recommended). */
+  JANUS_ROOM_ADMIN_KEY: optionalString,
+  JANUS_ROOM_MAX: z.coerce.number().int().min(2).max(100).default(25),
   /** An OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp…) for channel summaries; unset: the built-in summarizer. */
   OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
   OPENAI_API_KEY: optionalString,
@@ -98,6 +109,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const janus = [parsed.data.JANUS_URL, parsed.data.JANUS_ADMIN_URL, parsed.data.JANUS_ADMIN_SECRET];
+  if (janus.some((v) => v !== undefined) && janus.some((v) => v === undefined)) {
+    throw new Error('Invalid configuration: JANUS_URL, JANUS_ADMIN_URL and JANUS_ADMIN_SECRET go together');
   }
   return parsed.data;
 }

@@ -1,22 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../../scripts/local-services.ts';
 import { buildServer } from '../build.ts';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The server from its sources through tsx, as the tests and `npm run dev` run it, unless told otherwise. */
 function start(env: Record<string, string>, args = ['--import', 'tsx', 'apps/server/src/main.ts']) {

@@ -2,12 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
+import { freePort } from '../../../scripts/local-services.ts';
+
+export { freePort };
 
 /**
  * The real server process (`node --import tsx apps/server/src/main.ts`) for tests that kill, restart
@@ -15,15 +17,6 @@ import pg from 'pg';
  */
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface ServerProcess {
   child: ChildProcess;

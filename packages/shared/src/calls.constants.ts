@@ -17,6 +17,9 @@ export const CALL_RATE_WINDOW_MS = 5000;
 /** Participants of one mesh room. */
 export const MESH_ROOM_MAX = 6;
 
+/** Participants of one SFU (Janus VideoRoom) room unless the server's JANUS_ROOM_MAX says otherwise. */
+export const SFU_ROOM_MAX = 25;
+
 /** How long issued TURN credentials stay valid. */
 export const TURN_CREDENTIAL_TTL_SECONDS = 3600;
 
@@ -65,6 +68,12 @@ export const MESH_EVENTS = {
   unwatchMeeting: 'unwatch-meeting',
   /** server → watchers `{room, participants}` whenever someone joins or leaves the channel's meeting. */
   meeting: 'meeting',
+  /**
+   * client → server, SFU rooms: "I have joined the VideoRoom under my granted feed id". The server
+   * checks it with Janus, then names the feed to the room (`user-joined` again, with `feed`). Until
+   * then nobody else knows the id, so nobody can publish under someone else's name.
+   */
+  sfuJoined: 'sfu-joined',
 } as const;
 
 export const CALL_REASONS = {

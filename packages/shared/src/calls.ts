@@ -35,6 +35,27 @@ export const callPeerPayload = z.object({ to: email });
 export type CallAck = { ok: true } | { ok: false; reason: string };
 
 export const meshJoinPayload = z.object({ room: z.string().trim().min(1).max(100) });
+
+/**
+ * What `join` answers in a room that runs on the SFU (Janus VideoRoom) instead of the mesh: where
+ * Janus is, a token valid only while this socket stays in the room (for Janus itself and for this
+ * VideoRoom's allowed list), the VideoRoom's id and a random feed id to publish under, told to the
+ * others (`feed` in `user-list`/`user-joined`) only once Janus has it (`sfu-joined`). A mesh room's
+ * `join` answers plain `{ok: true}`.
+ */
+export const sfuGrant = z.object({
+  server: z.string(),
+  token: z.string(),
+  room: z.string(),
+  feedId: z.string(),
+  max: z.number().int(),
+});
+export type SfuGrant = z.infer<typeof sfuGrant>;
+export const meshJoinAck = z.union([
+  z.object({ ok: z.literal(true), sfu: sfuGrant.optional() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export type MeshJoinAck = z.infer<typeof meshJoinAck>;
 const socketId = z.string().min(1).max(100);
 export const meshOfferPayload = z.object({ to: socketId, offer: sessionDescription });
 export const meshAnswerPayload = z.object({ to: socketId, answer: sessionDescription });
@@ -44,6 +65,8 @@ export const meshParticipant = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string(),
+  /** SFU rooms: the Janus feed this participant publishes, once the server has checked it. */
+  feed: z.string().optional(),
   audioMuted: z.boolean().optional(),
   videoMuted: z.boolean().optional(),
 });

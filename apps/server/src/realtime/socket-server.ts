@@ -133,6 +133,17 @@ export async function attachAdapter(ctx: AppContext, io: Server): Promise<() => 
   // Without a listener a dropped Redis connection would crash the process; the client reconnects.
   client.on('error', (err: Error) => ctx.log.error({ err }, 'redis connection error'));
   await client.connect();
+  // The adapter sends its pub/sub messages (fetchSockets, serverSideEmit, acks) without awaiting
+  // them: once the client is closed (a shutdown while a leave is still running) each rejects with
+  // nobody to catch it, and an unhandled rejection ends the process. Log them; callers still see them.
+  const publish = client.publish.bind(client);
+  Object.assign(client, {
+    publish: (...args: Parameters<typeof publish>) => {
+      const sent = publish(...args);
+      sent.catch((err: Error) => ctx.log.warn({ err }, 'redis publish failed'));
+      return sent;
+    },
+  });
   const streams = createAdapter(client, {
     streamName: ctx.config.REDIS_STREAM,
     channelPrefix: ctx.config.REDIS_STREAM,

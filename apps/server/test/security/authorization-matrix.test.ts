@@ -1835,6 +1835,21 @@ const SOCKET_ROWS: SocketRow[] = [
     expected: readers('forbidden'),
   },
   {
+    // Naming one's SFU feed takes a grant of an SFU room; this server has no Janus, so the rooms are
+    // mesh rooms and nobody, in the room or not, has a feed to name (calls.sfu.test.ts has the grants).
+    namespace: '/mesh',
+    event: 'sfu-joined',
+    run: async (sc, _a, socket) => {
+      try {
+        await ack(socket, 'join', { room: sc.open });
+        return await ack(socket, 'sfu-joined', {});
+      } finally {
+        await ack(socket, 'leave', {});
+      }
+    },
+    expected: outcomes({}, 'forbidden'),
+  },
+  {
     // "Meeting in progress": only readers of the channel may follow its meeting.
     namespace: '/mesh',
     event: 'watch-meeting',

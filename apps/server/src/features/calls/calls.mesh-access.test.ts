@@ -9,12 +9,16 @@ import type { Database } from '../../db/client.ts';
 import { baseUrl, next, openSocket, request } from '../chat/chat.test-helpers.ts';
 import { client, createChannel, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
 
-/** Mesh rooms re-check channel access (here every 100 ms instead of 10 s). */
+/**
+ * Mesh rooms re-check channel access at once when access is taken away on this node (the periodic
+ * check, every 10 s, is set to a minute here so that only the immediate path can pass).
+ */
 describe('/mesh channel access re-check', () => {
   let database: Database;
   let node: CohortApp;
   let ada: TestUser;
   let ben: TestUser;
+  let cy: TestUser;
   let ws: { name: string };
   let room: { _id: string };
   const sockets: Socket[] = [];
@@ -25,12 +29,17 @@ describe('/mesh channel access re-check', () => {
       config: loadConfig({ LOG_LEVEL: 'silent' }),
       database,
       logger: false,
-      realtime: { roomCheckMs: 100 },
+      realtime: { roomCheckMs: 60_000 },
     });
     await node.app.listen({ port: 0, host: '127.0.0.1' });
-    [ada, ben] = await Promise.all([createUser(node.app), createUser(node.app)]);
+    [ada, ben, cy] = await Promise.all([createUser(node.app), createUser(node.app), createUser(node.app)]);
     const t = node as unknown as TestApp;
-    ws = await createWorkspace(t, ada, { members: [{ email: ben.email, role: 'editor' }] });
+    ws = await createWorkspace(t, ada, {
+      members: [
+        { email: ben.email, role: 'editor' },
+        { email: cy.email, role: 'editor' },
+      ],
+    });
     room = await createChannel(t, ada, ws.name, {});
   });
   afterAll(async () => {
@@ -62,5 +71,26 @@ describe('/mesh channel access re-check', () => {
       ok: false,
       reason: CALL_REASONS.forbidden,
     });
+  });
+
+  it('someone taken off a private channel is taken out of its meeting at once', async () => {
+    const t = node as unknown as TestApp;
+    const secret = await createChannel(t, ada, ws.name, { private: true, members: [cy.id] });
+    const url = baseUrl(node.app.server);
+    const [a, b] = await Promise.all([
+      openSocket(url, MESH_NAMESPACE, ada.token),
+      openSocket(url, MESH_NAMESPACE, cy.token),
+    ]);
+    sockets.push(a, b);
+    expect(await request<CallAck>(a, MESH_EVENTS.join, { room: secret._id })).toEqual({ ok: true });
+    expect(await request<CallAck>(b, MESH_EVENTS.join, { room: secret._id })).toEqual({ ok: true });
+    const closed = next(b, MESH_EVENTS.roomClosed);
+    const res = await client(t).call(
+      'DELETE',
+      wsUrl(ws.name, `/channels/${secret._id}/members/${cy.id}`),
+      ada,
+    );
+    expect(res.statusCode).toBe(204);
+    expect(await closed).toEqual({ room: secret._id, reason: CALL_REASONS.forbidden });
   });
 });

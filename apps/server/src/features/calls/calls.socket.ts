@@ -24,7 +24,7 @@ import {
 } from '@cohort/shared/calls';
 import { displayName } from '@cohort/shared/names';
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { type Ack, ackOf } from '../../realtime/acks.ts';
 import { KeyedSerial } from '../../realtime/keyed-serial.ts';
@@ -32,6 +32,7 @@ import { type RealtimeOptions, SendLimiter } from '../../realtime/options.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
 import { loadChannelByIdForUser, sharesWorkspace } from '../workspaces/workspaces.access.ts';
 import { type AdHocRooms, findCallee } from './calls.service.ts';
+import type { SfuRooms } from './janus.ts';
 
 /** Server-to-server event that replicates call legs between nodes. */
 const LEG_SYNC = 'calls:leg';
@@ -296,11 +297,15 @@ export function registerVideoNamespace(ctx: AppContext, io: Server, options: Rea
 
 interface MeshSocketData extends SocketData {
   meshRoom?: string;
+  /** How the room's media flows: through Janus (`sfu`) or peer to peer (`mesh`); everyone in a room uses the same. */
+  callMode?: 'sfu' | 'mesh';
   /** What this participant said about its microphone and camera (`media-state`). */
   audioMuted?: boolean;
   videoMuted?: boolean;
   /** The channel whose meeting this socket follows (`watch-meeting`), if any. */
   watching?: string;
+  /** SFU rooms: the feed this participant publishes, once Janus has confirmed it (`sfu-joined`). */
+  sfuFeed?: string;
 }
 
 const meshRoomName = (room: string) => `mesh:${room}`;
@@ -312,19 +317,23 @@ const participantOf = (socketId: string, data: Partial<MeshSocketData>): MeshPar
   name: displayName(data.user),
   audioMuted: data.audioMuted ?? false,
   videoMuted: data.videoMuted ?? false,
+  ...(data.sfuFeed ? { feed: data.sfuFeed } : {}),
 });
 
 /**
  * `/mesh`: rooms of up to six, each a channel the user may read or an ad-hoc room created by
  * `POST /api/calls/rooms`. A socket is in at most one room; offers, answers and candidates go only
  * to a socket of the sender's room. Membership is read through the adapter (`fetchSockets`), so a
- * room spans nodes.
+ * room spans nodes. With Janus configured (`sfu`), a room that starts empty runs on a Janus
+ * VideoRoom instead (up to `sfu.max`): `join` hands out a token valid while the socket stays in the
+ * room, and the same events name the participants; the mesh relays are refused there.
  */
 export function registerMeshNamespace(
   ctx: AppContext,
   io: Server,
   options: RealtimeOptions,
   adHoc: AdHocRooms,
+  sfu: SfuRooms | null = null,
 ) {
   const nsp: Namespace = authenticatedNamespace(ctx, io, MESH_NAMESPACE);
   if (ctx.config.REDIS_URL !== undefined) {
@@ -364,16 +373,39 @@ export function registerMeshNamespace(
       .catch((err) => ctx.log.error({ err }, 'meeting announcement failed'));
   };
 
+  // SFU grants of this node's sockets (socket id → room, token, feed). Kept out of socket.data, which
+  // the adapter copies to other nodes on every fetchSockets.
+  const sfuTokens = new Map<string, { room: string; token: string; feed: string }>();
+  /** Takes the socket's SFU access away (its Janus sessions end) and closes the VideoRoom once empty. */
+  const releaseSfu = async (socketId: string) => {
+    const held = sfuTokens.get(socketId);
+    if (!held || !sfu) return;
+    sfuTokens.delete(socketId);
+    try {
+      await sfu.revoke(held.room, held.token);
+      await serial.run(`room:${held.room}`, async () => {
+        if ((await nsp.in(meshRoomName(held.room)).fetchSockets()).length === 0) await sfu.close(held.room);
+      });
+    } catch (err) {
+      ctx.log.error({ err, room: held.room }, 'SFU access could not be revoked');
+    }
+  };
+
   const leaveRoom = async (socket: Socket) => {
     const data = socket.data as MeshSocketData;
     const room = data.meshRoom;
     if (!room) return;
     data.meshRoom = undefined;
+    data.callMode = undefined;
+    data.sfuFeed = undefined;
     data.audioMuted = false;
     data.videoMuted = false;
     await socket.leave(meshRoomName(room));
     nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
     announceMeeting(room);
+    // Not awaited: a join holds its new room's lock while it leaves the old one, and releasing takes
+    // the old room's lock; waiting here would deadlock two people swapping rooms at the same moment.
+    void releaseSfu(socket.id);
   };
 
   const unwatch = async (socket: Socket) => {
@@ -397,10 +429,39 @@ export function registerMeshNamespace(
       if (!room || adHoc.has(room)) continue;
       if (await mayReadChannel(data.user, room)) continue;
       if (data.meshRoom !== room) continue;
-      await leaveRoom(socket);
+      // Told first: leaving ends its Janus session too, and the page should say why the media stopped.
       socket.emit(MESH_EVENTS.roomClosed, { room, reason: CALL_REASONS.forbidden });
+      await leaveRoom(socket);
     }
   };
+  // SFU rooms with participants on this node: a publisher whose feed nobody was granted (named in
+  // the room, or granted here and not yet named) in two checks running is evicted (`SfuRooms.evict`).
+  // Two checks: a participant granted on another node may not have named its feed yet.
+  let unnamedBefore = new Map<string, Set<string>>();
+  const auditSfu = async () => {
+    if (!sfu) return;
+    const rooms = new Set<string>();
+    for (const socket of nsp.sockets.values()) {
+      const data = socket.data as MeshSocketData;
+      if (data.callMode === 'sfu' && data.meshRoom) rooms.add(data.meshRoom);
+    }
+    const unnamedNow = new Map<string, Set<string>>();
+    for (const room of rooms) {
+      const inJanus = await sfu.participants(room);
+      const present = await nsp.in(meshRoomName(room)).fetchSockets();
+      const granted = new Set(present.map((s) => (s.data as Partial<MeshSocketData>).sfuFeed));
+      for (const held of sfuTokens.values()) if (held.room === room) granted.add(held.feed);
+      const unnamed = inJanus.filter((feed) => !granted.has(feed));
+      const evict = unnamed.filter((feed) => unnamedBefore.get(room)?.has(feed));
+      unnamedNow.set(room, new Set(unnamed.filter((feed) => !evict.includes(feed))));
+      if (evict.length > 0) {
+        ctx.log.warn({ room, feeds: evict }, 'SFU publishers nobody was granted: evicting');
+        await sfu.evict(room, evict);
+      }
+    }
+    unnamedBefore = unnamedNow;
+  };
+
   let checking = false;
   let again = false;
   const check = () => {
@@ -411,6 +472,8 @@ export function registerMeshNamespace(
     checking = true;
     prune()
       .catch((err) => ctx.log.error({ err }, 'mesh room check failed'))
+      .then(auditSfu)
+      .catch((err) => ctx.log.error({ err }, 'SFU room audit failed'))
       .finally(() => {
         checking = false;
         if (again) {
@@ -419,6 +482,7 @@ export function registerMeshNamespace(
         }
       });
   };
+  const serial = new KeyedSerial();
   const pruneTimer = setInterval(check, options.roomCheckMs);
   pruneTimer.unref();
   // A removal made on this node takes effect at once (other nodes notice on their next check).
@@ -427,9 +491,12 @@ export function registerMeshNamespace(
     ctx.bus.on('memberRemoved', onMembershipChange),
     ctx.bus.on('workspaceDeleted', onMembershipChange),
     ctx.bus.on('channelDeleted', onMembershipChange),
+    // Someone taken off a private channel (or a channel made private) leaves its meeting at once too.
+    ctx.bus.on('channelChanged', ({ lostAccess }) => {
+      if (lostAccess.length > 0) check();
+    }),
   ];
 
-  const serial = new KeyedSerial();
   nsp.on('connection', (socket: Socket) => {
     const data = socket.data as MeshSocketData;
     const limiter = callLimiter(options);
@@ -453,11 +520,21 @@ export function registerMeshNamespace(
               if (socket.disconnected) return reply(refuse(CALL_REASONS.forbidden));
               if (data.meshRoom === room) return reply(OK);
               const present = await nsp.in(meshRoomName(room)).fetchSockets();
-              if (present.length >= MESH_ROOM_MAX) return reply(refuse(CALL_REASONS.roomFull));
+              // A room keeps the mode it started with; an empty one starts on Janus when it is configured.
+              const running = (present[0]?.data as Partial<MeshSocketData> | undefined)?.callMode;
+              const mode = running ?? (sfu ? 'sfu' : 'mesh');
+              if (mode === 'sfu' && !sfu) return reply(refuse(CALL_REASONS.serverError));
+              const max = mode === 'sfu' && sfu ? sfu.max : MESH_ROOM_MAX;
+              if (present.length >= max) return reply(refuse(CALL_REASONS.roomFull));
               await leave();
+              const grant = mode === 'sfu' && sfu ? await sfu.grant(room) : undefined;
+              if (grant) sfuTokens.set(socket.id, { room, token: grant.token, feed: grant.feedId });
+              // Gone while Janus answered: the disconnect handler saw no room, so release here.
+              if (socket.disconnected) return void releaseSfu(socket.id);
               data.meshRoom = room;
+              data.callMode = mode;
               socket.join(meshRoomName(room));
-              reply(OK);
+              reply(grant ? { ok: true, sfu: grant } : OK);
               socket.to(meshRoomName(room)).emit(MESH_EVENTS.userJoined, participantOf(socket.id, data));
               announceMeeting(room);
             } catch (err) {
@@ -485,6 +562,8 @@ export function registerMeshNamespace(
     const relay =
       (event: string, field: 'offer' | 'answer' | 'candidate') =>
       async (msg: { to: string } & Record<string, unknown>, reply: Ack) => {
+        // Media of an SFU room goes through Janus: there is nothing to relay peer to peer.
+        if (data.callMode === 'sfu') return reply(refuse(CALL_REASONS.forbidden));
         const peers = await others();
         if (!peers.some((s) => s.id === msg.to)) return reply(refuse(CALL_REASONS.forbidden));
         reply(OK);
@@ -509,6 +588,32 @@ export function registerMeshNamespace(
         reply(OK);
         socket.to(meshRoomName(room)).emit(MESH_EVENTS.mediaState, { id: socket.id, audioMuted, videoMuted });
       }),
+    );
+
+    // SFU rooms: the participant says its feed is in the VideoRoom; once Janus confirms it the feed
+    // is named to the room. A feed id nobody else knew cannot have been taken by anyone else.
+    socket.on(
+      MESH_EVENTS.sfuJoined,
+      guarded(limiter, z.object({}), (_msg, reply) =>
+        serial.run(`socket:${socket.id}`, async () => {
+          const held = sfuTokens.get(socket.id);
+          const room = data.meshRoom;
+          if (!held || !sfu || room !== held.room) return reply(refuse(CALL_REASONS.forbidden));
+          if (data.sfuFeed === held.feed) return reply(OK);
+          try {
+            if (!(await sfu.participants(room)).includes(held.feed))
+              return reply(refuse(CALL_REASONS.noCall));
+          } catch (err) {
+            ctx.log.error({ err }, 'sfu-joined check failed');
+            return reply(refuse(CALL_REASONS.serverError));
+          }
+          if (data.meshRoom !== room || sfuTokens.get(socket.id) !== held)
+            return reply(refuse(CALL_REASONS.forbidden));
+          data.sfuFeed = held.feed;
+          reply(OK);
+          socket.to(meshRoomName(room)).emit(MESH_EVENTS.userJoined, participantOf(socket.id, data));
+        }),
+      ),
     );
 
     // "Meeting in progress" in the channel view: readers of the channel only (as for `join`).
@@ -541,6 +646,7 @@ export function registerMeshNamespace(
         nsp.to(meshRoomName(room)).emit(MESH_EVENTS.userLeft, { id: socket.id });
         announceMeeting(room);
       }
+      void releaseSfu(socket.id);
     });
   });
 
@@ -549,6 +655,9 @@ export function registerMeshNamespace(
     close: () => {
       clearInterval(pruneTimer);
       for (const off of offs) off();
+      // Whoever is still in a meeting loses its Janus access with this node.
+      const held = [...sfuTokens.keys()].map(releaseSfu);
+      void Promise.allSettled(held).then(() => sfu?.dispose());
     },
   };
 }

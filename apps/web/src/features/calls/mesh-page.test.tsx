@@ -82,7 +82,7 @@ describe('/mesh', () => {
   it('a full room is refused with a message, and the camera is released', async () => {
     render('/mesh?room=r-1');
     const socket = await start({ ok: false, reason: 'room full' });
-    expect((await screen.findByRole('alert')).textContent).toContain('This call is full (at most 6 people).');
+    expect((await screen.findByRole('alert')).textContent).toContain('This call is full.');
     expect(screen.getByRole('button', { name: 'Start Call' })).toBeTruthy();
     expect(socket.connected).toBe(false);
     expect(stopped.sort()).toEqual(['audio', 'video']);

@@ -3,10 +3,11 @@ import {
   iceCandidate,
   MESH_EVENTS,
   MESH_NAMESPACE,
-  MESH_ROOM_MAX,
   type MeshParticipant,
+  meshJoinAck,
   meshParticipant,
   participantState,
+  type SfuGrant,
   sessionDescription,
 } from '@cohort/shared/calls';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
@@ -25,6 +26,9 @@ import {
   stopStream,
   videoSenders,
 } from './media.ts';
+import { SFU_CAMERA } from './sfu-layout.ts';
+// Only the type: the SFU client (and janus-gateway) load when a join says the room is an SFU room.
+import type { SfuMedia } from './sfu-media.ts';
 
 export interface RemotePeer {
   id: string;
@@ -45,6 +49,17 @@ export interface MeshView {
   audioMuted: boolean;
   videoMuted: boolean;
   notice: Notice | null;
+  /** Set when the room runs on the SFU (Janus) instead of the mesh. */
+  sfu: SfuView | null;
+}
+
+export interface SfuView {
+  max: number;
+  /** Our own id (the feed we publish), for our tile's speaking mark. */
+  self: string;
+  /** Participant ids talking now, and the last other participant who talked. */
+  speaking: string[];
+  lastSpeaker: string | null;
 }
 
 const INITIAL: MeshView = {
@@ -55,6 +70,7 @@ const INITIAL: MeshView = {
   audioMuted: false,
   videoMuted: false,
   notice: null,
+  sfu: null,
 };
 
 const fromPayload = z.object({ from: z.string() });
@@ -65,9 +81,22 @@ const userLeft = z.object({ id: z.string() });
 
 export const JOIN_REFUSED: Record<string, string> = {
   [CALL_REASONS.forbidden]: 'You cannot join this call: it does not exist or you are not a member of it.',
-  [CALL_REASONS.roomFull]: `This call is full (at most ${MESH_ROOM_MAX} people).`,
+  // A room's size depends on whether it runs on the mesh or the SFU, which a refusal does not say.
+  [CALL_REASONS.roomFull]: 'This call is full.',
 };
 export const ROOM_CLOSED = 'You were removed from this call: you no longer have access to it.';
+export const SFU_LOST = 'The call ended: the connection to its media server was lost.';
+/**
+ * How long a Janus loss waits for `/mesh` to explain it: the server revokes access (destroying the
+ * Janus session) before it sends `room-closed`, and a dropped `/mesh` ends Janus too.
+ */
+export const SFU_LOSS_GRACE_MS = 2000;
+
+/** The message for a refused join; `max` when an earlier join of this call told the room's size. */
+export function joinRefused(reason: string, max: number | null): string {
+  if (reason === CALL_REASONS.roomFull && max !== null) return `This call is full (at most ${max} people).`;
+  return JOIN_REFUSED[reason] ?? `Could not join: ${reason}`;
+}
 
 interface Peer {
   info: MeshParticipant;
@@ -81,6 +110,8 @@ const plain = (d: RTCSessionDescriptionInit) => ({ type: d.type, sdp: d.sdp ?? '
  * A mesh call in one room (SPEC §4 "Mesh call"), shared by /videocall (a channel's room) and /mesh
  * (an ad-hoc room): media on Start Call, a fresh `/mesh` connection, `join`, then an offer to every
  * participant already there; newcomers offer to us. One RTCPeerConnection per remote participant.
+ * When the join's answer carries an SFU grant (issue 23), the room, names and mute flags still go
+ * through `/mesh` but media goes through Janus (`SfuMedia`), set up anew on every (re)join.
  */
 export class MeshCall {
   private view: MeshView = INITIAL;
@@ -94,8 +125,14 @@ export class MeshCall {
   /** Candidates that arrive before their peer's offer or answer is applied (relays may reorder). */
   private readonly early = new Map<string, PendingCandidates>();
   private session = 0;
+  /** Bumped on every `/mesh` (re)connection and drop: an SFU set-up started before is stale. */
+  private link = 0;
+  private sfu: SfuMedia | null = null;
+  /** The SFU room's size from the last grant, for a later `room full`. */
+  private max: number | null = null;
+  private sfuLoss: ReturnType<typeof setTimeout> | undefined;
   private readonly screen = new ScreenShare(
-    () => videoSenders([...this.peers.values()].map((p) => p.pc)),
+    () => videoSenders(this.sfu ? this.sfu.connections() : [...this.peers.values()].map((p) => p.pc)),
     () => this.camera?.getVideoTracks()[0],
     (display) => this.update({ sharing: display !== null, local: display ?? this.camera }),
   );
@@ -179,17 +216,20 @@ export class MeshCall {
   private listen(socket: Socket, session: number) {
     const live = () => session === this.session;
     socket.on('connect', async () => {
-      const joined = await emitAck(socket, MESH_EVENTS.join, { room: this.room });
+      const link = ++this.link;
+      const joined = meshJoinAck.safeParse(await emitAck(socket, MESH_EVENTS.join, { room: this.room }));
       if (!live()) return;
-      if (!joined.ok) {
-        return this.stop({
-          kind: 'error',
-          text: JOIN_REFUSED[joined.reason] ?? `Could not join: ${joined.reason}`,
-        });
+      if (!joined.success || !joined.data.ok) {
+        const reason = joined.success && !joined.data.ok ? joined.data.reason : 'server error';
+        return this.stop({ kind: 'error', text: joinRefused(reason, this.max) });
       }
-      this.update({ status: 'in-call' });
+      const grant = joined.data.sfu;
+      this.max = grant?.max ?? null;
+      const sfu = grant ? { max: grant.max, self: grant.feedId, speaking: [], lastSpeaker: null } : null;
+      this.update({ status: 'in-call', sfu });
       socket.emit(MESH_EVENTS.getUsers);
       if (this.view.audioMuted || this.view.videoMuted) this.announceMute();
+      if (grant) await this.startSfu(grant, socket, () => live() && link === this.link);
     });
     socket.on(MESH_EVENTS.mediaState, (raw: unknown) => {
       const msg = participantState.safeParse(raw);
@@ -199,30 +239,49 @@ export class MeshCall {
       if (known) this.known.set(id, { ...known, audioMuted, videoMuted });
       this.publish();
     });
-    // A new socket id after a reconnection: the others saw us leave, so start over with them.
+    // A new socket id after a reconnection: the others saw us leave, so start over with them. The
+    // server revoked our SFU token with the old socket, so Janus is set up again on the next join.
     socket.on('disconnect', () => {
-      if (live()) this.closePeers();
+      if (!live()) return;
+      this.link += 1;
+      this.closePeers();
+      this.closeSfu();
+      this.known.clear();
+      this.publish();
     });
     socket.on(MESH_EVENTS.userList, async (raw: unknown) => {
       const list = z.array(meshParticipant).safeParse(raw);
       if (!list.success || !live()) return;
       for (const participant of list.data) {
         this.known.set(participant.id, participant);
-        if (!this.peers.has(participant.id)) await this.sendOffer(socket, participant.id, session);
+        // In an SFU room the server relays no offers: Janus carries the media.
+        if (!this.view.sfu && !this.peers.has(participant.id)) {
+          await this.sendOffer(socket, participant.id, session);
+        }
       }
+      this.sfu?.refresh();
+      this.publish();
     });
     socket.on(MESH_EVENTS.userJoined, (raw: unknown) => {
       const participant = meshParticipant.safeParse(raw);
-      // The newcomer sends the offer; we only learn their name.
-      if (participant.success) this.known.set(participant.data.id, participant.data);
+      // The newcomer sends the offer (or publishes to Janus); we only learn their name.
+      if (!participant.success || !live()) return;
+      // In an SFU room a participant is announced again with `feed` once Janus has it.
+      this.known.set(participant.data.id, participant.data);
+      this.sfu?.refresh();
+      this.publish();
     });
     socket.on(MESH_EVENTS.userLeft, (raw: unknown) => {
       const msg = userLeft.safeParse(raw);
-      if (msg.success) this.dropPeer(msg.data.id);
+      if (!msg.success) return;
+      this.known.delete(msg.data.id);
+      this.dropPeer(msg.data.id);
+      this.sfu?.refresh();
+      this.publish();
     });
     socket.on(MESH_EVENTS.offer, async (raw: unknown) => {
       const msg = offerMsg.safeParse(raw);
-      if (!msg.success || !live()) return;
+      if (!msg.success || !live() || this.view.sfu) return;
       const { from, offer } = msg.data;
       // A renegotiation from scratch (the other side reconnected): keep the candidates already here.
       this.closePeer(from);
@@ -264,6 +323,62 @@ export class MeshCall {
     socket.on(MESH_EVENTS.roomClosed, () => {
       if (live()) this.stop({ kind: 'error', text: ROOM_CLOSED });
     });
+  }
+
+  /**
+   * Loads the SFU client (and janus-gateway) on the first SFU join and publishes through it. The
+   * camera is shrunk first: a meeting of 25 means 24 decoders on every screen.
+   */
+  private async startSfu(grant: SfuGrant, socket: Socket, current: () => boolean) {
+    let loaded: typeof import('./sfu-media.ts');
+    try {
+      loaded = await import('./sfu-media.ts');
+      await this.camera?.getVideoTracks()[0]?.applyConstraints(SFU_CAMERA);
+    } catch (err) {
+      console.error('SFU client unavailable', err);
+      if (current()) this.stop({ kind: 'error', text: SFU_LOST });
+      return;
+    }
+    if (!current()) return;
+    const sfu: SfuMedia = new loaded.SfuMedia({
+      grant,
+      iceServers: this.iceServers,
+      tracks: () => ({ audio: this.camera?.getAudioTracks()[0], video: this.screen.currentVideoTrack() }),
+      onChange: () => {
+        if (this.sfu === sfu) this.publish();
+      },
+      named: (feed) => [...this.known.values()].some((p) => p.feed === feed),
+      // Until the server has named our feed nobody receives it (and an unnamed feed is evicted):
+      // a refusal (`slow down`, Janus not answering) is retried.
+      onJoined: () => {
+        const name = async (attempt: number) => {
+          const ack = await emitAck(socket, MESH_EVENTS.sfuJoined, {});
+          if (ack.ok || this.sfu !== sfu || !current()) return;
+          console.error('sfu-joined refused', ack.reason);
+          if (attempt < 5) setTimeout(() => void name(attempt + 1), 1000);
+        };
+        void name(1);
+      },
+      onLost: (reason) => {
+        if (this.sfu !== sfu) return;
+        console.error('SFU session ended', reason);
+        this.sfu = null;
+        // A /mesh drop (set up again on the next join) or `room-closed` may be what ended it: only a
+        // loss still unexplained after the grace ends the call with its own message.
+        clearTimeout(this.sfuLoss);
+        this.sfuLoss = setTimeout(() => {
+          if (current() && socket.connected) this.stop({ kind: 'error', text: SFU_LOST });
+        }, SFU_LOSS_GRACE_MS);
+      },
+    });
+    this.sfu = sfu;
+    await sfu.start();
+  }
+
+  private closeSfu() {
+    const sfu = this.sfu;
+    this.sfu = null;
+    sfu?.close();
   }
 
   private async sendOffer(socket: Socket, to: string, session: number) {
@@ -349,6 +464,9 @@ export class MeshCall {
     this.socket = null;
     socket?.disconnect();
     this.closePeers();
+    this.closeSfu();
+    clearTimeout(this.sfuLoss);
+    this.max = null;
     this.known.clear();
     this.screen.dispose();
     stopStream(this.camera);
@@ -372,6 +490,7 @@ export class MeshCall {
   }
 
   private publish() {
+    if (this.view.sfu) return this.publishSfu(this.view.sfu);
     this.update({
       peers: [...this.peers.entries()].map(([id, p]) => ({
         id,
@@ -382,6 +501,36 @@ export class MeshCall {
         audioMuted: this.known.get(id)?.audioMuted ?? false,
         videoMuted: this.known.get(id)?.videoMuted ?? false,
       })),
+    });
+  }
+
+  /** SFU rooms: a tile for everyone `/mesh` lists, with what Janus sends us for their feed. */
+  private publishSfu(view: SfuView) {
+    const sfu = this.sfu;
+    const idOfFeed = new Map(
+      [...this.known.values()].flatMap((p) => (p.feed ? [[p.feed, p.id] as const] : [])),
+    );
+    // Janus reports speakers by feed; the layout works with participant ids (ours is our feed).
+    const byId = (feed: string) => (feed === view.self ? feed : idOfFeed.get(feed));
+    const last = sfu?.lastSpeaker ? byId(sfu.lastSpeaker) : undefined;
+    this.update({
+      peers: [...this.known.values()].map((p) => {
+        const stream = (p.feed && sfu?.streamOf(p.feed)) || null;
+        return {
+          id: p.id,
+          name: p.name || p.email || 'Participant',
+          email: p.email,
+          stream,
+          connection: stream && sfu ? sfu.connection : 'new',
+          audioMuted: p.audioMuted ?? false,
+          videoMuted: p.videoMuted ?? false,
+        };
+      }),
+      sfu: {
+        ...view,
+        speaking: sfu ? [...sfu.speaking].flatMap((feed) => byId(feed) ?? []) : [],
+        lastSpeaker: last ?? view.lastSpeaker,
+      },
     });
   }
 

@@ -1,0 +1,184 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * SfuMedia's own bookkeeping of the subscriber handle, with janus-gateway replaced by handles that
+ * record what is sent and let the test answer as the VideoRoom would. (The real exchange with Janus
+ * is the SFU journey's: e2e/calls-sfu.spec.ts.)
+ */
+interface FakeHandle {
+  sent: { request?: string; ptype?: string; streams?: unknown }[];
+  options: {
+    onmessage: (msg: Record<string, unknown>, jsep?: unknown) => void;
+    onremotetrack?: (track: unknown, mid: string, on: boolean, metadata?: { reason: string }) => void;
+  };
+}
+const handles = vi.hoisted(() => [] as FakeHandle[]);
+/** How many of the next connections to Janus fail (as a dropped WebSocket handshake does). */
+const failing = vi.hoisted(() => ({ connects: 0, error: (_err: string) => {} }));
+vi.mock('janus-gateway', () => {
+  class FakeJanus {
+    static init(options: { callback: () => void }) {
+      options.callback();
+    }
+    static useDefaultDependencies(deps: unknown) {
+      return deps;
+    }
+    constructor(options: { success: () => void; error: (err: string) => void }) {
+      failing.error = options.error;
+      if (failing.connects > 0) {
+        failing.connects -= 1;
+        queueMicrotask(() =>
+          options.error('Error connecting to the Janus WebSockets server: Is the server down?'),
+        );
+      } else queueMicrotask(options.success);
+    }
+    attach(options: FakeHandle['options'] & { success: (h: unknown) => void }) {
+      const record: FakeHandle = { sent: [], options };
+      handles.push(record);
+      options.success({
+        send: ({ message }: { message: FakeHandle['sent'][number] }) => record.sent.push(message),
+        createOffer: () => {},
+        createAnswer: ({ success }: { success: (jsep: unknown) => void }) =>
+          success({ type: 'answer', sdp: '' }),
+        handleRemoteJsep: () => {},
+        hangup: () => {},
+        detach: () => {},
+      });
+    }
+    destroy() {}
+  }
+  return { default: FakeJanus };
+});
+vi.mock('webrtc-adapter', () => ({ default: {} }));
+
+const { SfuMedia } = await import('./sfu-media.ts');
+
+const grant = { server: 'ws://janus.test', token: 't', room: 'cohort-r', feedId: 'f-me', max: 25 };
+
+function newMedia(lost: string[]) {
+  return new SfuMedia({
+    grant,
+    iceServers: [],
+    tracks: () => ({}),
+    onChange: () => {},
+    onLost: (reason) => lost.push(reason),
+    onJoined: () => {},
+    named: () => true,
+  });
+}
+
+async function joinedMedia() {
+  const lost: string[] = [];
+  const media = newMedia(lost);
+  await media.start();
+  await vi.waitFor(() => expect(handles).toHaveLength(1));
+  const publisher = handles[0] as FakeHandle;
+  publisher.options.onmessage({ videoroom: 'joined', private_id: 7, publishers: [{ id: 'f-bob' }] });
+  return { media, publisher, lost };
+}
+
+beforeEach(() => {
+  handles.length = 0;
+  failing.connects = 0;
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('SfuMedia subscriptions', () => {
+  it('joins as a subscriber with the first publishers, then subscribes to newcomers', async () => {
+    const { publisher, media } = await joinedMedia();
+    const subscriber = handles[1] as FakeHandle;
+    expect(subscriber.sent).toEqual([expect.objectContaining({ request: 'join', ptype: 'subscriber' })]);
+    expect(subscriber.sent[0]?.streams).toEqual([{ feed: 'f-bob' }]);
+
+    subscriber.options.onmessage({ videoroom: 'attached', streams: [] }, { type: 'offer', sdp: '' });
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'start' });
+    publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-cy' }] });
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'subscribe', streams: [{ feed: 'f-cy' }] });
+    media.close();
+  });
+
+  it('after a refused subscriber join it joins again (a subscribe would be refused too)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { publisher, media, lost } = await joinedMedia();
+    const subscriber = handles[1] as FakeHandle;
+    // Bob left between the list and the join: Janus refuses the whole join.
+    subscriber.options.onmessage({ videoroom: 'event', error_code: 428, error: 'No such feed (f-bob)' });
+    publisher.options.onmessage({ videoroom: 'event', leaving: 'f-bob' });
+    publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-cy' }] });
+    vi.advanceTimersByTime(1000);
+    expect(subscriber.sent.map((m) => m.request)).toEqual(['join', 'join']);
+    expect(subscriber.sent[1]?.streams).toEqual([{ feed: 'f-cy' }]);
+    expect(lost).toEqual([]);
+    media.close();
+  });
+
+  it('a track janus.js reports muted (nothing received for a while) stays in the stream; an ended one goes', async () => {
+    // jsdom has no MediaStream: one that holds its tracks is enough here.
+    vi.stubGlobal(
+      'MediaStream',
+      class {
+        constructor(private readonly tracks: { id: string }[]) {}
+        getTracks() {
+          return this.tracks;
+        }
+        getTrackById(id: string) {
+          return this.tracks.find((t) => t.id === id) ?? null;
+        }
+      },
+    );
+    const { media } = await joinedMedia();
+    const subscriber = handles[1] as FakeHandle;
+    subscriber.options.onmessage(
+      { videoroom: 'attached', streams: [{ mid: '0', feed_id: 'f-bob', active: true }] },
+      { type: 'offer', sdp: '' },
+    );
+    const video = { id: 'bob-video', kind: 'video' };
+    subscriber.options.onremotetrack?.(video, '0', true, { reason: 'created' });
+    const stream = media.streamOf('f-bob');
+    expect(stream?.getTracks()).toEqual([video]);
+
+    // Bob's camera stalled: the same stream, so his tile's <video> keeps playing when packets resume.
+    subscriber.options.onremotetrack?.(video, '0', false, { reason: 'mute' });
+    expect(media.streamOf('f-bob')).toBe(stream);
+    subscriber.options.onremotetrack?.(video, '0', true, { reason: 'unmute' });
+    expect(media.streamOf('f-bob')).toBe(stream);
+
+    subscriber.options.onremotetrack?.(video, '0', false, { reason: 'ended' });
+    expect(media.streamOf('f-bob')).toBeNull();
+    media.close();
+  });
+
+  it('a connection to Janus that fails before joining is tried again; the third failure ends the call', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    failing.connects = 1;
+    const lost: string[] = [];
+    const media = newMedia(lost);
+    await media.start();
+    await Promise.resolve();
+    expect(handles).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1000);
+    // The second connection is up: the publisher joins under the granted feed.
+    expect(handles).toHaveLength(1);
+    expect(handles[0]?.sent[0]).toMatchObject({ request: 'join', ptype: 'publisher', id: 'f-me' });
+    expect(lost).toEqual([]);
+    media.close();
+
+    failing.connects = 3;
+    const given: string[] = [];
+    const hopeless = newMedia(given);
+    await hopeless.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(handles).toHaveLength(1);
+    expect(given).toEqual(['Error connecting to the Janus WebSockets server: Is the server down?']);
+  });
+
+  it('a connection lost once in the room ends the call at once', async () => {
+    const { media, lost } = await joinedMedia();
+    failing.error('Lost connection to the server (is it down?)');
+    expect(lost).toEqual(['Lost connection to the server (is it down?)']);
+    media.close();
+  });
+});

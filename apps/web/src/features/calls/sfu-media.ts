@@ -1,0 +1,378 @@
+import type { SfuGrant } from '@cohort/shared/calls';
+import Janus, { type JanusJS } from 'janus-gateway';
+// janus-gateway's ES build reads webrtc-adapter (its own dependency) from the caller.
+import adapter from 'webrtc-adapter';
+import { applyStreams, tracksByFeed } from './sfu-layout.ts';
+
+const VIDEOROOM = 'janus.plugin.videoroom';
+/** Sender frame rate in SFU rooms (the camera is also shrunk to SFU_CAMERA by the controller). */
+const MAX_FRAMERATE = 15;
+/** How long to wait before asking again after Janus refused a subscription change. */
+const RETRY_MS = 1000;
+/** Connections to Janus tried before the call is given up (the grant's token stays valid meanwhile). */
+const CONNECT_ATTEMPTS = 3;
+
+let initialised: Promise<void> | null = null;
+const initJanus = () => {
+  initialised ??= new Promise<void>((resolve) =>
+    Janus.init({ debug: false, dependencies: Janus.useDefaultDependencies({ adapter }), callback: resolve }),
+  );
+  return initialised;
+};
+
+type Message = JanusJS.Message;
+/** janus.js also reports the PeerConnection's connectionState; its typings leave that out. */
+type HandleOptions = JanusJS.PluginOptions & { connectionState?: (state: RTCPeerConnectionState) => void };
+
+export interface SfuMediaOptions {
+  grant: SfuGrant;
+  iceServers: RTCIceServer[];
+  /** What to publish now: the microphone, and the camera or the shared screen. */
+  tracks: () => { audio?: MediaStreamTrack | undefined; video?: MediaStreamTrack | undefined };
+  /** Remote streams, the speaking set or the connection changed. */
+  onChange: () => void;
+  /** The Janus side ended without `close()`: the session was destroyed, refused or failed. */
+  onLost: (reason: string) => void;
+  /** We are in the VideoRoom under our feed id (the server then names it to the others). */
+  onJoined: () => void;
+  /** Feeds the server has named to the room: only those are received (and shown). */
+  named: (feed: string) => boolean;
+}
+
+/**
+ * One participant's media in a Janus VideoRoom: a publisher handle sending the microphone and the
+ * camera under the feed id the server granted, and ONE multistream subscriber handle receiving
+ * every other publisher the server has named (`subscribe`/`unsubscribe` as they come and go). Who
+ * is who comes from `/mesh` (`feed` of a participant), never from Janus's `display`.
+ */
+export class SfuMedia {
+  private janus: Janus | null = null;
+  private publisher: JanusJS.PluginHandle | null = null;
+  private subscriber: JanusJS.PluginHandle | null = null;
+  /** Janus answered the subscriber's join (`attached`): from then on, subscribe and unsubscribe. */
+  private subscriberJoined = false;
+  private privateId: unknown = null;
+  private closed = false;
+  /** Connections to Janus tried so far, and which one is current (a given-up one is not). */
+  private attempts = 0;
+  private current = 0;
+  /** Feeds publishing in the room, and those the subscriber handle was asked for. */
+  private readonly publishers = new Set<string>();
+  private readonly subscribed = new Set<string>();
+  /** A subscription change Janus has not answered yet: one at a time, so renegotiations never overlap. */
+  private inflight: { feeds: string[]; add: boolean } | null = null;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private feedOfMid = new Map<string, string>();
+  private readonly trackOfMid = new Map<string, MediaStreamTrack>();
+  private streams = new Map<string, MediaStream>();
+  /** Feed ids talking now (VideoRoom `audiolevel_event`), and the last one of the others to talk. */
+  readonly speaking = new Set<string>();
+  lastSpeaker: string | null = null;
+
+  constructor(private readonly options: SfuMediaOptions) {}
+
+  async start() {
+    await initJanus();
+    this.connect();
+  }
+
+  private connect() {
+    if (this.closed) return;
+    this.attempts += 1;
+    // Callbacks of a connection given up for a new one are ignored (janus.js may still call them).
+    const mine = ++this.current;
+    const ours = () => this.current === mine;
+    const { grant, iceServers } = this.options;
+    this.janus = new Janus({
+      server: grant.server,
+      token: grant.token,
+      iceServers,
+      success: () => {
+        if (ours()) this.attachPublisher(ours);
+      },
+      error: (err: unknown) => {
+        if (ours()) this.connectionFailed(String(err));
+      },
+      destroyed: () => {
+        if (ours()) this.lost('session destroyed');
+      },
+    });
+  }
+
+  /**
+   * The Janus connection failed. Before we are in the room that is most likely a handshake a busy
+   * server or network dropped (Janus drops the sessions of a closed connection): connect again.
+   * Once in the room, the call is lost (the server hands out a new grant on the next join).
+   */
+  private connectionFailed(reason: string) {
+    if (this.closed) return;
+    if (this.privateId !== null || this.attempts >= CONNECT_ATTEMPTS) return this.lost(reason);
+    console.error('Janus connection failed, trying again', reason);
+    this.current += 1;
+    this.janus = null;
+    this.publisher = null;
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.connect(), RETRY_MS * this.attempts);
+  }
+
+  /** The remote stream of a feed, if Janus sends us one. */
+  streamOf(feed: string): MediaStream | null {
+    return this.streams.get(feed) ?? null;
+  }
+
+  /** The server named (or stopped naming) feeds: receive what is named now. */
+  refresh() {
+    this.sync();
+  }
+
+  /** The subscriber connection's state (what a remote tile reports). */
+  get connection(): RTCPeerConnectionState {
+    return this.subscriber?.webrtcStuff?.pc?.connectionState ?? 'new';
+  }
+
+  /** The publisher's connection (screen sharing swaps its video sender's track). */
+  connections(): RTCPeerConnection[] {
+    const pc = this.publisher?.webrtcStuff?.pc;
+    return pc ? [pc] : [];
+  }
+
+  /** Hangs up and detaches both handles and destroys the session; the local tracks stay ours. */
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.retry);
+    for (const handle of [this.subscriber, this.publisher]) {
+      try {
+        handle?.hangup(true);
+        handle?.detach();
+      } catch {
+        // Already gone with the session.
+      }
+    }
+    this.subscriber = null;
+    this.publisher = null;
+    const janus = this.janus;
+    this.janus = null;
+    // The constructor answers a plain object when it fails before connecting.
+    if (typeof janus?.destroy === 'function') janus.destroy({ notifyDestroyed: false });
+    this.trackOfMid.clear();
+    this.streams.clear();
+  }
+
+  // --- publisher --------------------------------------------------------------------------------
+
+  private attachPublisher(ours: () => boolean) {
+    const lost = (reason: string) => {
+      if (ours()) this.lost(reason);
+    };
+    const options: HandleOptions = {
+      plugin: VIDEOROOM,
+      success: (handle) => {
+        if (this.closed || !ours()) return handle.detach();
+        this.publisher = handle;
+        const { room, feedId, token } = this.options.grant;
+        // `display` is not shown to anyone: names come from /mesh.
+        handle.send({
+          message: { request: 'join', ptype: 'publisher', room, id: feedId, display: feedId, token },
+        });
+      },
+      error: (err) => lost(String(err)),
+      onmessage: (msg, jsep) => {
+        if (ours()) this.onPublisherMessage(msg, jsep);
+      },
+      // Janus hung our publication up (ICE or DTLS failed, or the session is being torn down).
+      webrtcState: (up) => {
+        if (!up) lost('publisher hung up');
+      },
+      // A session destroyed from Janus's admin API tells the browser nothing: the media just stops
+      // and the connection fails a few seconds later.
+      connectionState: (state) => {
+        if (state === 'failed') lost('publisher connection failed');
+      },
+      ondetached: () => lost('publisher detached'),
+    };
+    this.janus?.attach(options);
+  }
+
+  private onPublisherMessage(msg: Message, jsep?: JanusJS.JSEP) {
+    if (this.closed) return;
+    const event = msg.videoroom;
+    if (event === 'joined') {
+      this.privateId = msg.private_id;
+      this.options.onJoined();
+      this.publish();
+      this.addPublishers(msg.publishers);
+    } else if (event === 'event') {
+      if (msg.error) {
+        // Before `joined` a refusal (the token, the room) means no call; later ones only log.
+        if (this.privateId === null) return this.lost(String(msg.error));
+        console.error('Janus VideoRoom', msg.error);
+      }
+      this.addPublishers(msg.publishers);
+      for (const gone of [msg.leaving, msg.unpublished]) {
+        if (gone !== undefined && gone !== null && gone !== 'ok') this.removePublisher(String(gone));
+      }
+    } else if (event === 'talking' || event === 'stopped-talking') {
+      const id = String(msg.id);
+      if (event === 'talking') {
+        this.speaking.add(id);
+        if (id !== this.options.grant.feedId) this.lastSpeaker = id;
+      } else this.speaking.delete(id);
+      this.options.onChange();
+    } else if (event === 'destroyed') {
+      return this.lost('room destroyed');
+    }
+    if (jsep) this.publisher?.handleRemoteJsep({ jsep });
+  }
+
+  private publish() {
+    const { audio, video } = this.options.tracks();
+    const tracks: JanusJS.TrackOption[] = [];
+    // dontStop: hanging up (a /mesh reconnection) must not stop the camera the next grant publishes.
+    if (audio) tracks.push({ type: 'audio', capture: audio, recv: false, dontStop: true });
+    if (video)
+      tracks.push({ type: 'video', capture: video, recv: false, dontStop: true, framerate: MAX_FRAMERATE });
+    this.publisher?.createOffer({
+      tracks,
+      success: (jsep) => this.publisher?.send({ message: { request: 'publish' }, jsep }),
+      error: (err) => this.lost(`publish failed: ${String(err)}`),
+    });
+  }
+
+  private addPublishers(list: unknown) {
+    if (!Array.isArray(list)) return;
+    for (const p of list as { id?: unknown; dummy?: unknown }[]) {
+      if (p && p.id !== undefined && p.id !== null && !p.dummy) this.publishers.add(String(p.id));
+    }
+    this.sync();
+  }
+
+  private removePublisher(id: string) {
+    this.publishers.delete(id);
+    this.speaking.delete(id);
+    this.sync();
+    this.options.onChange();
+  }
+
+  // --- subscriber -------------------------------------------------------------------------------
+
+  /** Brings the subscription in line with the publishers, one request at a time. */
+  private sync() {
+    if (this.closed || this.inflight || this.privateId === null) return;
+    const wanted = [...this.publishers].filter((feed) => this.options.named(feed));
+    if (!this.subscriberJoined) {
+      // Not a subscriber in the room yet (the first time, or Janus refused the join, e.g. a feed
+      // that had just left): join with everything wanted now; subscribe would be refused.
+      if (wanted.length === 0) return;
+      this.inflight = { feeds: wanted, add: true };
+      for (const feed of wanted) this.subscribed.add(feed);
+      const streams = wanted.map((feed) => ({ feed }));
+      if (this.subscriber) return this.joinSubscriber(this.subscriber, streams);
+      return this.attachSubscriber(streams);
+    }
+    const add = wanted.filter((feed) => !this.subscribed.has(feed));
+    const remove = [...this.subscribed].filter((feed) => !wanted.includes(feed));
+    const feeds = add.length > 0 ? add : remove;
+    if (feeds.length === 0) return;
+    this.inflight = { feeds, add: add.length > 0 };
+    for (const feed of feeds) {
+      if (add.length > 0) this.subscribed.add(feed);
+      else this.subscribed.delete(feed);
+    }
+    const streams = feeds.map((feed) => ({ feed }));
+    this.subscriber?.send({ message: { request: add.length > 0 ? 'subscribe' : 'unsubscribe', streams } });
+  }
+
+  private settled() {
+    this.inflight = null;
+    this.sync();
+  }
+
+  private attachSubscriber(streams: { feed: string }[]) {
+    const options: HandleOptions = {
+      plugin: VIDEOROOM,
+      success: (handle) => {
+        if (this.closed) return handle.detach();
+        this.subscriber = handle;
+        this.joinSubscriber(handle, streams);
+      },
+      error: (err) => this.lost(String(err)),
+      onmessage: (msg, jsep) => this.onSubscriberMessage(msg, jsep),
+      onremotetrack: (track, mid, on, metadata) => {
+        // janus.js calls a track that received nothing for 2.5 s (a stalled publisher) removed:
+        // keep it, so the tile holds its last frame and plays on, instead of a rebuilt stream.
+        if (!on && metadata?.reason === 'mute') return;
+        if (on) this.trackOfMid.set(mid, track);
+        else if (this.trackOfMid.get(mid) === track) this.trackOfMid.delete(mid);
+        this.refreshStreams();
+      },
+      connectionState: (state) => {
+        if (state === 'failed') this.lost('subscriber connection failed');
+        else this.options.onChange();
+      },
+    };
+    this.janus?.attach(options);
+  }
+
+  private joinSubscriber(handle: JanusJS.PluginHandle, streams: { feed: string }[]) {
+    const { room, token } = this.options.grant;
+    handle.send({
+      message: { request: 'join', ptype: 'subscriber', room, streams, private_id: this.privateId, token },
+    });
+  }
+
+  private onSubscriberMessage(msg: Message, jsep?: JanusJS.JSEP) {
+    if (this.closed) return;
+    if (msg.videoroom === 'attached') this.subscriberJoined = true;
+    if (msg.streams) {
+      this.feedOfMid = applyStreams(this.feedOfMid, msg.streams);
+      this.refreshStreams();
+    }
+    if (msg.error) {
+      // Refused (a publisher that just left, a renegotiation under way): undo and ask again later.
+      console.error('Janus VideoRoom subscriber', msg.error);
+      const failed = this.inflight;
+      this.inflight = null;
+      for (const feed of failed?.feeds ?? []) {
+        if (failed?.add) this.subscribed.delete(feed);
+        else this.subscribed.add(feed);
+      }
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => this.sync(), RETRY_MS);
+      return;
+    }
+    const handle = this.subscriber;
+    if (jsep && handle) {
+      handle.createAnswer({
+        jsep,
+        tracks: [],
+        success: (answer) => {
+          handle.send({ message: { request: 'start' }, jsep: answer });
+          this.settled();
+        },
+        error: (err) => this.lost(`subscription failed: ${String(err)}`),
+      });
+    } else if (msg.videoroom === 'attached' || msg.videoroom === 'updated') {
+      this.settled();
+    }
+  }
+
+  /** One MediaStream per publisher, kept while its tracks stay the same (a new one re-renders). */
+  private refreshStreams() {
+    const next = new Map<string, MediaStream>();
+    for (const [feed, tracks] of tracksByFeed(this.feedOfMid, this.trackOfMid)) {
+      const old = this.streams.get(feed);
+      const same =
+        old && old.getTracks().length === tracks.length && tracks.every((t) => old.getTrackById(t.id) === t);
+      next.set(feed, same ? old : new MediaStream(tracks));
+    }
+    this.streams = next;
+    this.options.onChange();
+  }
+
+  private lost(reason: string) {
+    if (this.closed) return;
+    this.close();
+    this.options.onLost(reason);
+  }
+}
