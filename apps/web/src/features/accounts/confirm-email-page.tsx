@@ -6,7 +6,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { LinkResult } from './link-result.tsx';
 import { useLinkToken } from './use-link-token.ts';
-import { meQuery, useMe } from './use-me.ts';
+import { refreshMe, useMe } from './use-me.ts';
 
 /** /confirm-email?token=…, opened from the mail sent to a new address: the change takes effect. */
 export default function ConfirmEmailPage() {
@@ -15,7 +15,7 @@ export default function ConfirmEmailPage() {
   const me = useMe();
   const confirm = useLinkToken('/api/account/email/confirm', async () => {
     await queryClient.invalidateQueries({ queryKey: ['profile'] });
-    const user = await queryClient.fetchQuery({ ...meQuery, staleTime: 0 }).catch(() => null);
+    const user = await refreshMe(queryClient).catch(() => null);
     // The display-only copy of the address follows the change.
     if (user) rememberUser(user);
   });

@@ -152,6 +152,36 @@ describe('VerifyEmailPage', () => {
     expect(posts).toEqual([{ route: 'POST /api/account/verify-email', body: { token: TOKEN } }]);
   });
 
+  it('reads the session again after the change, not a read answered before it', async () => {
+    // The page's first session read reaches the server before the verification and is answered after it.
+    let verified = false;
+    let answerFirstRead = () => {};
+    const reads: boolean[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const json = (body: unknown) =>
+          new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+        if (new URL(String(input), 'http://localhost').pathname === '/api/account/verify-email') {
+          verified = true;
+          setTimeout(answerFirstRead, 20);
+          return json({ message: 'Your e-mail address is verified.' });
+        }
+        const seen = verified;
+        reads.push(seen);
+        if (reads.length === 1) await new Promise<void>((resolve) => (answerFirstRead = resolve));
+        if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
+        return json({ user: { ...ME, emailVerified: seen } });
+      }),
+    );
+    const { client } = renderAt(`/verify-email?token=${TOKEN}`, <VerifyEmailPage />);
+    expect(await screen.findByText('Your e-mail address is verified.')).toBeTruthy();
+    await waitFor(() =>
+      expect(client.getQueryData<{ emailVerified: boolean }>(['me'])?.emailVerified).toBe(true),
+    );
+    expect(reads).toEqual([false, true]);
+  });
+
   it('shows why a link did not work, with a way to get a new one', async () => {
     mockFetch({
       'GET /api/me': () => ({ json: { user: { ...ME, emailVerified: false } } }),

@@ -1,5 +1,5 @@
 import type { MeResponse, MeUser } from '@cohort/shared/accounts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api.ts';
 
 export const meQueryKey = ['me'] as const;
@@ -21,4 +21,14 @@ export const meQuery = queryOptions({
 
 export function useMe() {
   return useQuery(meQuery);
+}
+
+/**
+ * Reads the session again after the account changed on the server. A read still in flight may have
+ * been answered before the change, and TanStack Query hands a first read's pending promise to anyone
+ * who asks again: cancel it, so the answer comes from a request sent now.
+ */
+export async function refreshMe(queryClient: QueryClient): Promise<MeUser | null> {
+  await queryClient.cancelQueries({ queryKey: meQueryKey });
+  return queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
 }

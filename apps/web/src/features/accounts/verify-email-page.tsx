@@ -5,7 +5,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { AuthLayout } from './auth-layout.tsx';
 import { LinkResult } from './link-result.tsx';
 import { useLinkToken } from './use-link-token.ts';
-import { meQueryKey, useMe } from './use-me.ts';
+import { refreshMe, useMe } from './use-me.ts';
 import { ResendVerificationButton } from './verify-email-banner.tsx';
 
 /** /verify-email?token=…, opened from the verification mail. */
@@ -14,9 +14,9 @@ export default function VerifyEmailPage() {
   const queryClient = useQueryClient();
   const me = useMe();
   // The banner goes away at once in every open tab of this browser that reads `me` again.
-  const verify = useLinkToken('/api/account/verify-email', () =>
-    queryClient.invalidateQueries({ queryKey: meQueryKey }),
-  );
+  const verify = useLinkToken('/api/account/verify-email', async () => {
+    await refreshMe(queryClient).catch(() => null);
+  });
   const signedIn = Boolean(me.data);
   return (
     <AuthLayout
