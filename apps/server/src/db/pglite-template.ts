@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { migrationsFolder, serverRoot, templateCacheDir } from '../paths.ts';
 
 /**
  * PGlite's initdb takes ~3.5 s; unpacking an already-initialised and migrated cluster takes well
- * under one. `npm run build` (and the test setup) writes that cluster once as a tarball, keyed by
- * the migrations and the PGlite version, and new databases start from it. Without a template the
+ * under one. `npm run build` (and the test setup) writes that cluster once as a tarball and unpacked
+ * beside it, keyed by the migrations and the PGlite version, and new databases start from it. Without a template the
  * database is simply initialised from scratch.
  */
 const cacheDir = templateCacheDir;
@@ -34,6 +34,8 @@ function templateKey(): string {
 }
 
 export const templatePath = () => join(cacheDir, `pglite-${templateKey()}.tar`);
+/** The same cluster unpacked, which new data directories on disk are copied from. */
+const templateDirPath = () => join(cacheDir, `pglite-${templateKey()}`);
 
 /** The template for PGlite's `loadDataDir` (an in-memory database), when one was built. */
 export function loadTemplate(): Blob | undefined {
@@ -41,30 +43,56 @@ export function loadTemplate(): Blob | undefined {
   return existsSync(path) ? new Blob([readFileSync(path)]) : undefined;
 }
 
-/** Files written at once while unpacking: enough to keep libuv's threads and the disk busy. */
-const PARALLEL_WRITES = 16;
+/** Files copied at once: enough to keep libuv's threads and the disk busy. */
+const PARALLEL_COPIES = 16;
 
 /**
- * Unpacks the template straight onto disk as the cluster in `dir`, which must be missing or empty;
- * false (nothing done) without a template or when `dir` holds anything. PGlite's own `loadDataDir`
- * writes the same files through its emulated file system, byte by byte through JavaScript: about
- * 2 s for this 40 MiB archive against about 0.2 s here, most of an empty DATA_DIR's start-up. The
- * writes run on libuv's threads, so the server's modules load meanwhile (main.ts).
- *
- * The archive is the one `dumpDataDir` writes (ustar: regular files and directories, names of at
- * most 100 characters); anything else in it is an error. It is unpacked beside `dir` and renamed
- * into place, so a crash half-way never leaves a half-written cluster that looks complete.
+ * Writes the template's cluster as the cluster in `dir`, which must be missing or empty; false
+ * (nothing done) without a template or when `dir` holds anything. PGlite's own `loadDataDir` writes
+ * the same files through its emulated file system, byte by byte through JavaScript: about 2 s for
+ * these 40 MiB against about 0.2 s here, most of an empty DATA_DIR's start-up. The files are copied
+ * from the unpacked template with `copyFile` on libuv's threads (the kernel copies; no buffer of
+ * ours holds them), so the server's modules load meanwhile (main.ts). Reading the 40 MiB archive
+ * instead kept that much memory until the next full collection, which an idle server may not run
+ * for minutes. It is copied beside `dir` and renamed into place, so a crash half-way never leaves
+ * a half-written cluster that looks complete.
  */
 export async function unpackTemplate(dir: string): Promise<boolean> {
-  const path = templatePath();
-  if (!existsSync(path)) return false;
+  const source = templateDirPath();
+  if (!existsSync(source)) return false;
   if (existsSync(dir) && readdirSync(dir).length > 0) return false;
-  const tar = await readFile(path);
   const partial = resolve(`${dir}.partial`);
   await rm(partial, { recursive: true, force: true });
-  await mkdir(partial, { recursive: true });
-  const made = new Set([partial]); // directories come before their files; saves a mkdir per file
-  const files: { target: string; offset: number; size: number; mode: number }[] = [];
+  await copyTree(source, partial);
+  if (existsSync(dir)) await rmdir(dir); // empty, checked above
+  await rename(partial, dir);
+  return true;
+}
+
+/** Copies a directory tree, with the directories' and files' permissions (PostgreSQL's 0700/0600). */
+async function copyTree(from: string, to: string) {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  const inTarget = (path: string) => join(to, relative(from, path));
+  await mkdir(to, { recursive: true, mode: (await stat(from)).mode & 0o777 });
+  // Parents before children: the recursive listing names a directory before what it holds.
+  for (const entry of entries.filter((e) => e.isDirectory())) {
+    const path = join(entry.parentPath, entry.name);
+    await mkdir(inTarget(path), { mode: (await stat(path)).mode & 0o777 });
+  }
+  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  let next = 0;
+  const copier = async () => {
+    for (let file = files[next++]; file; file = files[next++]) await copyFile(file, inTarget(file));
+  };
+  await Promise.all(Array.from({ length: PARALLEL_COPIES }, copier));
+}
+
+/**
+ * Unpacks the archive `dumpDataDir` writes (ustar: regular files and directories, names of at most
+ * 100 characters; anything else is an error) into `dir`, with the archive's permissions.
+ */
+async function extractTar(tar: Buffer, dir: string) {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   let offset = 0;
   while (offset + 512 <= tar.length && tar[offset] !== 0) {
     const header = tar.subarray(offset, offset + 512);
@@ -76,48 +104,48 @@ export async function unpackTemplate(dir: string): Promise<boolean> {
     const octal = (start: number, length: number) => Number.parseInt(text(start, length).trim() || '0', 8);
     const prefix = text(345, 155);
     const name = prefix ? `${prefix}/${text(0, 100)}` : text(0, 100);
-    const target = resolve(partial, `./${name}`);
-    if (target !== partial && !target.startsWith(partial + sep))
-      throw new Error(`template: bad path ${name}`);
+    const target = resolve(dir, `./${name}`);
+    if (target !== dir && !target.startsWith(dir + sep)) throw new Error(`template: bad path ${name}`);
     const type = String.fromCharCode(header[156] ?? 0);
     const size = octal(124, 12);
     const mode = octal(100, 8) & 0o777;
     offset += 512;
-    if (type === '5') {
-      await mkdir(target, { recursive: true, mode });
-      made.add(target);
-    } else if (type === '0' || type === '\0') {
-      if (!made.has(dirname(target))) {
-        await mkdir(dirname(target), { recursive: true });
-        made.add(dirname(target));
-      }
-      files.push({ target, offset, size, mode });
+    if (type === '5') await mkdir(target, { recursive: true, mode });
+    else if (type === '0' || type === '\0') {
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+      await writeFile(target, tar.subarray(offset, offset + size), { mode });
     } else throw new Error(`template: unsupported entry type ${JSON.stringify(type)} for ${name}`);
     offset += Math.ceil(size / 512) * 512;
   }
-  let next = 0;
-  const writer = async () => {
-    for (let file = files[next++]; file; file = files[next++])
-      await writeFile(file.target, tar.subarray(file.offset, file.offset + file.size), { mode: file.mode });
-  };
-  await Promise.all(Array.from({ length: PARALLEL_WRITES }, writer));
-  if (existsSync(dir)) await rmdir(dir); // empty, checked above
-  await rename(partial, dir);
-  return true;
 }
 
-/** Creates the template if it is missing; `migrate` applies the schema to the fresh cluster. */
+/**
+ * Creates the template if it is missing: the archive (PGlite's `loadDataDir`, for memory://) and
+ * the same cluster unpacked beside it (new data directories on disk). `migrate` applies the schema.
+ */
 export async function ensureTemplate(migrate: (client: PGlite) => Promise<void>): Promise<string> {
   const path = templatePath();
-  if (existsSync(path)) return path;
-  const { PGlite } = await import('@electric-sql/pglite');
-  const client = await PGlite.create('memory://');
-  await migrate(client);
-  const dump = await client.dumpDataDir('none');
-  await client.close();
-  mkdirSync(cacheDir, { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-  renameSync(tmp, path); // atomic: a concurrent reader never sees half a file
+  if (!existsSync(path)) {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const client = await PGlite.create('memory://');
+    await migrate(client);
+    const dump = await client.dumpDataDir('none');
+    await client.close();
+    mkdirSync(cacheDir, { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    renameSync(tmp, path); // atomic: a concurrent reader never sees half a file
+  }
+  const dir = templateDirPath();
+  if (!existsSync(dir)) {
+    const tmp = resolve(`${dir}.${process.pid}.tmp`);
+    await rm(tmp, { recursive: true, force: true });
+    await extractTar(await readFile(path), tmp);
+    // A concurrent build may have won: its directory is the same cluster.
+    await rename(tmp, dir).catch(async (err: NodeJS.ErrnoException) => {
+      await rm(tmp, { recursive: true, force: true });
+      if (!existsSync(dir)) throw err;
+    });
+  }
   return path;
 }
