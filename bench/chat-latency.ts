@@ -9,6 +9,7 @@
 //     PGlite and PostgreSQL side by side in one run (a fresh database is created on that server and
 //     dropped afterwards), with the PGlite / PostgreSQL ratios; DATABASES=postgres runs one of them
 //   CLIENTS=200 CHANNELS=20 RATE=100 DURATION=10 SATURATION=0 FLOOR=0 node --import tsx bench/chat-latency.ts
+//   SERVER_NODE_OPTIONS=--max-semi-space-size=8 …   node flags for the server process only
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -71,7 +72,8 @@ async function benchCohort(databaseUrl: string | undefined) {
   // One owner invites every client: the per-person invitation budget would stop at 250.
   const server = await startServer({
     databaseUrl,
-    env: { INVITATIONS_PER_HOUR: '100000' },
+    // SERVER_NODE_OPTIONS: node flags for the server only (the load generator keeps its own).
+    env: { INVITATIONS_PER_HOUR: '100000', NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
     prefix: 'cohort-bench-chat-',
   });
   const { url } = server;

@@ -2,6 +2,7 @@
 await import('./initial-js.ts');
 await import('./startup.ts');
 await import('./idle-memory.ts');
+await import('./idle-rss.ts'); // the bundle's resident memory after start, as `npm run serve` runs it
 await import('./lighthouse.ts');
 await import('./call-first-frame.ts');
 await import('./summary.ts');

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -17,12 +17,18 @@ describe('a new DATA_DIR from the PGlite template', () => {
     const database = await openDatabase({ dataDir });
     expect(database.created).toBe('template');
     expect(readdirSync(dataDir)).toEqual(['pglite']); // no `.partial` left beside it
+    // PostgreSQL's permissions come along: other local users cannot read the cluster.
+    for (const path of ['pglite', 'pglite/base', 'pglite/base/5', 'pglite/global/pg_control'])
+      expect(statSync(join(dataDir, path)).mode & 0o007, path).toBe(0);
     await database.db.execute(sql`insert into users (first_name, last_name, email, password_hash)
       values ('T', 'U', 'template@example.com', 'x')`);
     await database.close();
 
     const again = await openDatabase({ dataDir });
     expect(again.created).toBeUndefined();
+    // The worker's setting (docs/performance.md, "Idle memory"): PostgreSQL touches all of it at start.
+    const buffers = rowsOf<{ shared_buffers: string }>(await again.db.execute(sql`show shared_buffers`));
+    expect(buffers[0]?.shared_buffers).toBe('16MB');
     const rows = rowsOf<{ n: number }>(await again.db.execute(sql`select count(*)::int as n from users`));
     expect(rows[0]?.n).toBe(1);
     await again.close();

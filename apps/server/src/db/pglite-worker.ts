@@ -29,8 +29,9 @@ const reply = (message: WorkerReply) => port.postMessage(message);
 const db = await PGlite.create(start.dataDir, {
   ...(start.template ? { loadDataDir: new Blob([start.template]) } : {}),
   // PGlite's 128 MB of shared buffers live in its WebAssembly memory, on top of the OS page cache
-  // that holds the same files: 32 MB keeps a team's hot pages and saves ~150 MiB of resident memory.
-  postgresqlconf: ['shared_buffers = 32MB'],
+  // that holds the same files, and PostgreSQL touches all of them at start: 16 MB keeps a team's hot
+  // pages and saves ~170 MiB of resident memory (docs/performance.md, "Idle memory").
+  postgresqlconf: ['shared_buffers = 16MB'],
 });
 
 /** Open transactions by id: the callback PGlite runs them in waits for the main thread's end. */
