@@ -8,9 +8,9 @@ import { migrationsFolder, serverRoot, templateCacheDir } from '../paths.ts';
 
 /**
  * PGlite's initdb takes ~3.5 s; unpacking an already-initialised and migrated cluster takes well
- * under one. `npm run build` (and the test setup) writes that cluster once as a tarball and unpacked
- * beside it, keyed by the migrations and the PGlite version, and new databases start from it. Without a template the
- * database is simply initialised from scratch.
+ * under one. `npm run build` (and the test setup) writes that cluster once, as a tarball and
+ * unpacked beside it, keyed by the migrations and the PGlite version, and new databases start from
+ * it. Without a template the database is simply initialised from scratch.
  */
 const cacheDir = templateCacheDir;
 
