@@ -98,6 +98,19 @@ describe('/mesh', () => {
     expect(stopped.sort()).toEqual(['audio', 'video']);
   });
 
+  it('a reconnection refused because access ended meanwhile says the person was removed', async () => {
+    render('/mesh?room=r-1');
+    const socket = await start({ ok: true });
+    await screen.findByText('Waiting for others to join…');
+    // The connection dropped, and the removal happened before it came back: no room-closed.
+    socket.serverDrop();
+    socket.respond('join', () => ({ ok: false, reason: 'forbidden' }));
+    socket.serverConnect();
+    expect((await screen.findByRole('alert')).textContent).toContain(ROOM_CLOSED);
+    expect(screen.getByRole('button', { name: 'Start Call' })).toBeTruthy();
+    expect(stopped.sort()).toEqual(['audio', 'video']);
+  });
+
   it('says so when the camera or microphone cannot be opened', async () => {
     getUserMedia.mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
     render('/mesh?room=r-1');

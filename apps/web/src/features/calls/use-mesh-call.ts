@@ -215,13 +215,17 @@ export class MeshCall {
 
   private listen(socket: Socket, session: number) {
     const live = () => session === this.session;
+    const firstLink = this.link + 1;
     socket.on('connect', async () => {
       const link = ++this.link;
       const joined = meshJoinAck.safeParse(await emitAck(socket, MESH_EVENTS.join, { room: this.room }));
       if (!live()) return;
       if (!joined.success || !joined.data.ok) {
         const reason = joined.success && !joined.data.ok ? joined.data.reason : 'server error';
-        return this.stop({ kind: 'error', text: joinRefused(reason, this.max) });
+        // Refused on reconnecting, after being in the call: access ended while the connection was
+        // down, so `room-closed` never reached us.
+        const removed = link > firstLink && reason === CALL_REASONS.forbidden;
+        return this.stop({ kind: 'error', text: removed ? ROOM_CLOSED : joinRefused(reason, this.max) });
       }
       const grant = joined.data.sfu;
       this.max = grant?.max ?? null;
