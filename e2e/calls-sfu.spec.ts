@@ -88,7 +88,16 @@ test.describe('a channel meeting of eight on the SFU', () => {
     const { workspaceName, channelId } = await team(ada, people.slice(1));
     const meeting = `/videocall?${new URLSearchParams({ room: channelId, workspace: workspaceName })}`;
 
-    for (const p of people) await countPeerConnections(p.page);
+    const started = Date.now();
+    const since = () => `+${Math.round((Date.now() - started) / 1000)} s`;
+    for (const p of people) {
+      await countPeerConnections(p.page);
+      // The page's own errors (Janus retries, refused subscriptions) go to the log: the CI log is
+      // the only record a failed run on another machine leaves besides the trace.
+      p.page.on('console', (m) => {
+        if (m.type() === 'error') console.log(`[${p.name} ${since()}] ${m.text()}`);
+      });
+    }
     // Everyone opens the meeting page first: on a starved machine a page load next to pages already
     // decoding video took a minute. Then they join one after another, as people drift into a meeting.
     await Promise.all(
@@ -128,6 +137,7 @@ test.describe('a channel meeting of eight on the SFU', () => {
       }),
     );
 
+    console.log(`[${since()}] everyone sees the seven others`);
     // Bob mutes: everyone else sees it on his tile. (The waits are long for a starved machine, where
     // a click alone took 20 s; the screens are watched at once.)
     await bob.page.getByRole('button', { name: 'Mute' }).click();
@@ -141,6 +151,7 @@ test.describe('a channel meeting of eight on the SFU', () => {
         ),
     );
 
+    console.log(`[${since()}] everyone sees Bob muted`);
     // Hal is removed from the workspace: his meeting ends and the others drop his tile.
     const membersUrl = `/api/workspaces/${encodeURIComponent(workspaceName)}/members`;
     const list = await ada.context.request.get(membersUrl);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, stopProcess, waitFor } from '../scripts/local-services.ts';
+import { TEST_SERVER_ARGS, testServerEnv } from './test-server.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -14,26 +15,16 @@ export interface OwnServer {
 
 /**
  * A Cohort server of a journey's own, on PGlite in `dir`, for settings the shared e2e server does
- * not have (TURN, Janus). No STUN: everything here is on one machine.
+ * not have (TURN, Janus), with the shared server's settings (`testServerEnv`).
  */
 export async function startOwnServer(dir: string, env: Record<string, string>): Promise<OwnServer> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const dataDir = join(dir, 'data');
   let output = '';
-  const app = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const app = spawn(process.execPath, TEST_SERVER_ARGS, {
     cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      GOOGLE_CLIENT_ID: '',
-      DATABASE_URL: '',
-      STUN_URLS: '',
-      ...env,
-    },
+    env: { ...process.env, ...testServerEnv(port, dataDir), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   app.stdout?.on('data', (d) => {

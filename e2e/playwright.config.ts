@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
+import { TEST_SERVER_ARGS, testServerEnv } from './test-server.ts';
 
 // E2E_PORT lets several checkouts (worktrees) run their journeys side by side.
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -60,7 +61,7 @@ export default defineConfig({
     },
     // The real server (API + built SPA from apps/web/dist) on a temporary PGlite database.
     {
-      command: 'node --import tsx apps/server/src/main.ts',
+      command: ['node', ...TEST_SERVER_ARGS].join(' '),
       cwd: repoRoot,
       url: `${baseURL}/readyz`,
       reuseExistingServer: false,
@@ -68,15 +69,7 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
       env: {
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        // Google sign-in unconfigured and the embedded database, whatever the developer's shell exports.
-        GOOGLE_CLIENT_ID: '',
-        DATABASE_URL: '',
-        // No public STUN server on a test machine (offline): calls on loopback need host candidates only.
-        STUN_URLS: '',
+        ...testServerEnv(PORT, dataDir),
         // An unanswered call rings out after this (30 s in production): short enough for the
         // missed-call journey, long enough for the others to answer on a busy two-core machine.
         CALL_RING_TIMEOUT_MS: '45000',

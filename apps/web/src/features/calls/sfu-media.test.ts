@@ -115,6 +115,72 @@ describe('SfuMedia subscriptions', () => {
     media.close();
   });
 
+  /** Joined, receiving Bob; then Cy publishes and we ask Janus for her. */
+  async function askingForCy() {
+    const joined = await joinedMedia();
+    const subscriber = handles[1] as FakeHandle;
+    subscriber.options.onmessage(
+      { videoroom: 'attached', streams: [{ mid: '0', feed_id: 'f-bob', active: true }] },
+      { type: 'offer', sdp: '' },
+    );
+    joined.publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-cy' }] });
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'subscribe', streams: [{ feed: 'f-cy' }] });
+    const asksForCy = () => subscriber.sent.filter((m) => m.request === 'subscribe').length;
+    return { ...joined, subscriber, asksForCy };
+  }
+
+  it('a subscription Janus answers with no change (its publisher not up yet) is asked for again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { media, subscriber, asksForCy } = await askingForCy();
+    // Janus skipped Cy: `updated` with neither streams nor an offer.
+    subscriber.options.onmessage({ videoroom: 'updated', room: 'cohort-r' });
+    expect(asksForCy()).toBe(1);
+    vi.advanceTimersByTime(3000);
+    expect(asksForCy()).toBe(2);
+    // This time Janus has her: nothing more is asked.
+    subscriber.options.onmessage(
+      {
+        videoroom: 'updated',
+        streams: [
+          { mid: '0', feed_id: 'f-bob', active: true },
+          { mid: '1', feed_id: 'f-cy', active: true },
+        ],
+      },
+      { type: 'offer', sdp: '' },
+    );
+    vi.advanceTimersByTime(30_000);
+    expect(asksForCy()).toBe(2);
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'start' });
+    media.close();
+  });
+
+  it('an offer Janus makes on its own while a subscription is asked for does not lose that subscription', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { media, subscriber, asksForCy, publisher, lost } = await askingForCy();
+    // Bob leaves: Janus offers his m-line as inactive, then refuses Cy (not set up yet).
+    subscriber.options.onmessage(
+      { videoroom: 'updated', streams: [{ mid: '0', active: false }] },
+      { type: 'offer', sdp: '' },
+    );
+    publisher.options.onmessage({ videoroom: 'event', leaving: 'f-bob' });
+    subscriber.options.onmessage({ videoroom: 'event', error_code: 428, error: 'No such feed (f-cy)' });
+    vi.advanceTimersByTime(3000);
+    expect(asksForCy()).toBe(2);
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'subscribe', streams: [{ feed: 'f-cy' }] });
+    expect(lost).toEqual([]);
+    media.close();
+  });
+
+  it('a subscription change Janus never answers is given up and asked for again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { media, asksForCy } = await askingForCy();
+    vi.advanceTimersByTime(9_000);
+    expect(asksForCy()).toBe(1);
+    vi.advanceTimersByTime(1_000);
+    expect(asksForCy()).toBe(2);
+    media.close();
+  });
+
   it('a track janus.js reports muted (nothing received for a while) stays in the stream; an ended one goes', async () => {
     // jsdom has no MediaStream: one that holds its tracks is enough here.
     vi.stubGlobal(

@@ -9,6 +9,13 @@ const VIDEOROOM = 'janus.plugin.videoroom';
 const MAX_FRAMERATE = 15;
 /** How long to wait before asking again after Janus refused a subscription change. */
 const RETRY_MS = 1000;
+/**
+ * A feed asked for (or dropped) is not asked about again sooner: Janus answers a subscription to a
+ * publisher it no longer has, or has not set up yet, with no change at all.
+ */
+const ASK_AGAIN_MS = 3000;
+/** A subscription change Janus has not answered in this long is given up, and asked for again. */
+const ANSWER_TIMEOUT_MS = 10_000;
 /** Connections to Janus tried before the call is given up (the grant's token stays valid meanwhile). */
 const CONNECT_ATTEMPTS = 3;
 
@@ -56,12 +63,14 @@ export class SfuMedia {
   /** Connections to Janus tried so far, and which one is current (a given-up one is not). */
   private attempts = 0;
   private current = 0;
-  /** Feeds publishing in the room, and those the subscriber handle was asked for. */
+  /** Feeds publishing in the room. */
   private readonly publishers = new Set<string>();
-  private readonly subscribed = new Set<string>();
+  /** When each feed was last asked for or dropped (what we receive is what Janus's `streams` say). */
+  private readonly asked = new Map<string, number>();
   /** A subscription change Janus has not answered yet: one at a time, so renegotiations never overlap. */
-  private inflight: { feeds: string[]; add: boolean } | null = null;
+  private inflight: { feeds: string[] } | null = null;
   private retry: ReturnType<typeof setTimeout> | undefined;
+  private answerTimeout: ReturnType<typeof setTimeout> | undefined;
   private feedOfMid = new Map<string, string>();
   private readonly trackOfMid = new Map<string, MediaStreamTrack>();
   private streams = new Map<string, MediaStream>();
@@ -141,6 +150,7 @@ export class SfuMedia {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.retry);
+    clearTimeout(this.answerTimeout);
     for (const handle of [this.subscriber, this.publisher]) {
       try {
         handle?.hangup(true);
@@ -256,35 +266,52 @@ export class SfuMedia {
 
   // --- subscriber -------------------------------------------------------------------------------
 
-  /** Brings the subscription in line with the publishers, one request at a time. */
+  /**
+   * Brings the subscription in line with the publishers, one request at a time. What we receive is
+   * what Janus's last `streams` said, never what we asked for: a subscription Janus skipped (its
+   * publisher not set up yet) or a request answered out of turn is asked for again, not lost.
+   */
   private sync() {
     if (this.closed || this.inflight || this.privateId === null) return;
+    clearTimeout(this.retry);
     const wanted = [...this.publishers].filter((feed) => this.options.named(feed));
     if (!this.subscriberJoined) {
       // Not a subscriber in the room yet (the first time, or Janus refused the join, e.g. a feed
       // that had just left): join with everything wanted now; subscribe would be refused.
       if (wanted.length === 0) return;
-      this.inflight = { feeds: wanted, add: true };
-      for (const feed of wanted) this.subscribed.add(feed);
-      const streams = wanted.map((feed) => ({ feed }));
+      const streams = this.ask(wanted).map((feed) => ({ feed }));
       if (this.subscriber) return this.joinSubscriber(this.subscriber, streams);
       return this.attachSubscriber(streams);
     }
-    const add = wanted.filter((feed) => !this.subscribed.has(feed));
-    const remove = [...this.subscribed].filter((feed) => !wanted.includes(feed));
-    const feeds = add.length > 0 ? add : remove;
-    if (feeds.length === 0) return;
-    this.inflight = { feeds, add: add.length > 0 };
-    for (const feed of feeds) {
-      if (add.length > 0) this.subscribed.add(feed);
-      else this.subscribed.delete(feed);
+    const receiving = new Set(this.feedOfMid.values());
+    const now = Date.now();
+    const dueAt = (feed: string) => (this.asked.get(feed) ?? Number.NEGATIVE_INFINITY) + ASK_AGAIN_MS;
+    const missing = wanted.filter((feed) => !receiving.has(feed));
+    const extra = [...receiving].filter((feed) => !wanted.includes(feed));
+    const add = missing.filter((feed) => dueAt(feed) <= now);
+    const remove = extra.filter((feed) => dueAt(feed) <= now);
+    if (add.length === 0 && remove.length === 0) {
+      const next = Math.min(...[...missing, ...extra].map(dueAt));
+      if (Number.isFinite(next)) this.retry = setTimeout(() => this.sync(), next - now);
+      return;
     }
-    const streams = feeds.map((feed) => ({ feed }));
+    const streams = this.ask(add.length > 0 ? add : remove).map((feed) => ({ feed }));
     this.subscriber?.send({ message: { request: add.length > 0 ? 'subscribe' : 'unsubscribe', streams } });
+  }
+
+  /** Marks a request to Janus as under way (answered by `settled`, or given up after a while). */
+  private ask(feeds: string[]) {
+    const now = Date.now();
+    for (const feed of feeds) this.asked.set(feed, now);
+    this.inflight = { feeds };
+    clearTimeout(this.answerTimeout);
+    this.answerTimeout = setTimeout(() => this.settled(), ANSWER_TIMEOUT_MS);
+    return feeds;
   }
 
   private settled() {
     this.inflight = null;
+    clearTimeout(this.answerTimeout);
     this.sync();
   }
 
@@ -331,12 +358,9 @@ export class SfuMedia {
     if (msg.error) {
       // Refused (a publisher that just left, a renegotiation under way): undo and ask again later.
       console.error('Janus VideoRoom subscriber', msg.error);
-      const failed = this.inflight;
+      for (const feed of this.inflight?.feeds ?? []) this.asked.delete(feed);
       this.inflight = null;
-      for (const feed of failed?.feeds ?? []) {
-        if (failed?.add) this.subscribed.delete(feed);
-        else this.subscribed.add(feed);
-      }
+      clearTimeout(this.answerTimeout);
       clearTimeout(this.retry);
       this.retry = setTimeout(() => this.sync(), RETRY_MS);
       return;

@@ -29,6 +29,7 @@ import {
 import { SFU_CAMERA } from './sfu-layout.ts';
 // Only the type: the SFU client (and janus-gateway) load when a join says the room is an SFU room.
 import type { SfuMedia } from './sfu-media.ts';
+import { nameFeed } from './sfu-naming.ts';
 
 export interface RemotePeer {
   id: string;
@@ -352,17 +353,13 @@ export class MeshCall {
         if (this.sfu === sfu) this.publish();
       },
       named: (feed) => [...this.known.values()].some((p) => p.feed === feed),
-      // Until the server has named our feed nobody receives it (and an unnamed feed is evicted):
-      // a refusal (`slow down`, Janus not answering) is retried.
-      onJoined: () => {
-        const name = async (attempt: number) => {
-          const ack = await emitAck(socket, MESH_EVENTS.sfuJoined, {});
-          if (ack.ok || this.sfu !== sfu || !current()) return;
-          console.error('sfu-joined refused', ack.reason);
-          if (attempt < 5) setTimeout(() => void name(attempt + 1), 1000);
-        };
-        void name(1);
-      },
+      // Until the server has named our feed nobody receives it (and an unnamed feed is evicted).
+      onJoined: () =>
+        nameFeed(
+          () => emitAck(socket, MESH_EVENTS.sfuJoined, {}),
+          () => this.sfu === sfu && current(),
+          () => this.stop({ kind: 'error', text: SFU_LOST }),
+        ),
       onLost: (reason) => {
         if (this.sfu !== sfu) return;
         console.error('SFU session ended', reason);
