@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,8 +104,15 @@ describe('the server process (npm start)', () => {
       expect(code).not.toMatch(/^import .* from ["']drizzle-orm/m);
       expect(code).toMatch(/^import .* from ["']fastify["']/m);
       const port = await freePort();
+      // Its own temp folder: the compiled code it keeps for the next start is found there.
+      const temp = mkdtempSync(join(tmpdir(), 'cohort-tmp-'));
       const server = start(
-        { DATA_DIR: mkdtempSync(join(tmpdir(), 'cohort-data-')), PORT: String(port), LOG_LEVEL: 'info' },
+        {
+          DATA_DIR: mkdtempSync(join(tmpdir(), 'cohort-data-')),
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+          TMPDIR: temp,
+        },
         ['--enable-source-maps', join(outdir, 'main.js')],
       );
       await waitReady(port, server.child, 60_000).catch((err) => {
@@ -116,6 +124,12 @@ describe('the server process (npm start)', () => {
       expect(server.output()).toMatch(/"created":"template"/);
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
+      // The next start skips compiling the server's modules (Node 22.1 and later keep them).
+      if ('enableCompileCache' in module) {
+        const kept = join(temp, 'node-compile-cache');
+        expect(existsSync(kept) && readdirSync(kept).length).toBeGreaterThan(0);
+      }
+      rmSync(temp, { recursive: true, force: true });
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
