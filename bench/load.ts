@@ -11,6 +11,8 @@
 //                                                            each node in its own cgroup (v1 cpu
 //                                                            controller, root only) capped at 0.4 cores;
 //                                                            PostgreSQL, Redis and the generator uncapped
+//   NODE_CPU_PERIOD_US=10000 NODE_CPU_BURST_US=3000 …       the quota's CFS period and burst (default
+//                                                            10 ms, no burst)
 //
 // Users, sessions, workspaces (WORKSPACE_SIZE users each, CHANNELS channels), 50 messages of history
 // per channel and a task board per user are seeded with bulk SQL (no argon2 per user); everything
@@ -47,6 +49,9 @@ const NODE_CPU_QUOTA = Number(process.env.NODE_CPU_QUOTA ?? 0);
 // A 10 ms CFS period (the kernel's default is 100 ms): the quota then acts like a slower core,
 // not like a node frozen for up to 60 ms of every 100 (that pause alone would break delivery p99).
 const CPU_PERIOD_US = Number(process.env.NODE_CPU_PERIOD_US ?? 10_000);
+// Quota a node left unused that it may spend later in a burst (`cpu.cfs_burst_us`, at most the
+// quota): a history page or a board is one burst longer than a period's share. Unset: none.
+const CPU_BURST_US = Number(process.env.NODE_CPU_BURST_US ?? 0);
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 
@@ -210,6 +215,7 @@ async function startNode(i: number) {
     server.cgroup = cgroup; // known to cleanup() from here on
     writeFileSync(join(cgroup, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
     writeFileSync(join(cgroup, 'cpu.cfs_quota_us'), String(Math.round(NODE_CPU_QUOTA * CPU_PERIOD_US)));
+    if (CPU_BURST_US > 0) writeFileSync(join(cgroup, 'cpu.cfs_burst_us'), String(CPU_BURST_US));
     // A high weight makes the quota the node's budget on a shared machine too, not only its ceiling:
     // up to the quota it runs ahead of other work (8 × a nice-0 process).
     writeFileSync(join(cgroup, 'cpu.shares'), String(8 * 1024));
@@ -398,7 +404,7 @@ try {
   const total = Math.max(...STEPS);
   const started = new Date();
   console.log(
-    `load: ${NODES} node(s)${NODE_CPU_QUOTA > 0 ? ` capped at ${NODE_CPU_QUOTA} cores each (CFS period ${CPU_PERIOD_US / 1000} ms)` : ''}, ${GENERATORS} generator process(es), steps ${STEPS.join(', ')}, ` +
+    `load: ${NODES} node(s)${NODE_CPU_QUOTA > 0 ? ` capped at ${NODE_CPU_QUOTA} cores each (CFS period ${CPU_PERIOD_US / 1000} ms${CPU_BURST_US > 0 ? `, burst ${CPU_BURST_US / 1000} ms` : ''})` : ''}, ${GENERATORS} generator process(es), steps ${STEPS.join(', ')}, ` +
       `${WARMUP}+${HOLD} s each, ${CHANNELS} channels per ${WORKSPACE_SIZE}-user workspace, PostgreSQL ${dbName}`,
   );
   for (let i = 0; i < NODES; i++) await startNode(i);
@@ -626,6 +632,7 @@ try {
         started,
         nodes: NODES,
         nodeCpuQuota: NODE_CPU_QUOTA || null,
+        nodeCpuBurstUs: CPU_BURST_US || null,
         generators: GENERATORS,
         best,
         rows,
