@@ -10,6 +10,7 @@
 //     dropped afterwards), with the PGlite / PostgreSQL ratios; DATABASES=postgres runs one of them
 //   CLIENTS=200 CHANNELS=20 RATE=100 DURATION=10 SATURATION=0 FLOOR=0 node --import tsx bench/chat-latency.ts
 //   SERVER_NODE_OPTIONS=--max-semi-space-size=8 …   node flags for the server process only
+//   SERVER_ENV='MALLOC_TRIM_THRESHOLD_=131072' …    VAR=value pairs for the server process only
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -73,7 +74,16 @@ async function benchCohort(databaseUrl: string | undefined) {
   const server = await startServer({
     databaseUrl,
     // SERVER_NODE_OPTIONS: node flags for the server only (the load generator keeps its own).
-    env: { INVITATIONS_PER_HOUR: '100000', NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '' },
+    env: {
+      INVITATIONS_PER_HOUR: '100000',
+      NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
+      ...Object.fromEntries(
+        (process.env.SERVER_ENV ?? '')
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((pair) => pair.split(/=(.*)/s)),
+      ),
+    },
     prefix: 'cohort-bench-chat-',
   });
   const { url } = server;
