@@ -356,7 +356,7 @@ export class SfuMedia {
       this.refreshStreams();
     }
     if (msg.error) {
-      // Refused (a publisher that just left, a renegotiation under way): undo and ask again later.
+      // Refused (a publisher that just left or is not up yet): what was asked may be asked again soon.
       console.error('Janus VideoRoom subscriber', msg.error);
       for (const feed of this.inflight?.feeds ?? []) this.asked.delete(feed);
       this.inflight = null;
