@@ -46,9 +46,9 @@ export const CHAT_ROLES: readonly string[] = WORKSPACE_PERMISSIONS.chat;
 
 /**
  * Sends after the first go straight to the guarded insert: the channel a socket resolved (on join or
- * on its first send) is remembered for a while, keyed by what the client names it with. The insert
- * re-checks access itself, so a stale entry can never let a message through; it only saves the
- * lookups (three round trips become one).
+ * on its first send) is remembered for 30 s after its last use, keyed by what the client names it
+ * with. The insert re-checks access itself, so a stale entry can never let a message through; it
+ * only saves the lookups (three round trips become one).
  */
 export class ResolvedChannels {
   private readonly entries = new Map<string, { channelId: string; workspaceId: string; at: number }>();
@@ -74,6 +74,16 @@ export class ResolvedChannels {
       workspaceId: access.workspace.id,
       at: Date.now(),
     });
+  }
+
+  /**
+   * A send through this entry was just stored: the insert re-checked access, so the entry is good
+   * for another `ttlMs`. A socket that keeps sending never looks its channel up again (at 200
+   * messages/s over 1,000 sockets those lookups were 0.17 transactions per message).
+   */
+  touch(workspaceName: string, channelId: string) {
+    const entry = this.entries.get(this.key(workspaceName, channelId));
+    if (entry) entry.at = Date.now();
   }
 
   forget(workspaceName: string, channelId: string) {
