@@ -20,6 +20,7 @@ import { WebSocket } from 'ws';
 import {
   cpuSeconds,
   databaseCpu,
+  envOf,
   pool,
   repoRoot,
   report,
@@ -77,12 +78,7 @@ async function benchCohort(databaseUrl: string | undefined) {
     env: {
       INVITATIONS_PER_HOUR: '100000',
       NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
-      ...Object.fromEntries(
-        (process.env.SERVER_ENV ?? '')
-          .split(/\s+/)
-          .filter(Boolean)
-          .map((pair) => pair.split(/=(.*)/s)),
-      ),
+      ...envOf((process.env.SERVER_ENV ?? '').split(/\s+/).filter(Boolean)),
     },
     prefix: 'cohort-bench-chat-',
   });

@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local-services.ts';
-import { repoRoot, report, sleep } from './lib.ts';
+import { envOf, repoRoot, report, sleep } from './lib.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const SETTLE_S = Number(process.env.SETTLE_S ?? 5);
@@ -25,9 +25,7 @@ const bundle = join(repoRoot, 'apps/server/dist/main.js');
 // What `npm run serve` runs: its leading VAR=value pairs and the node flags before the script.
 const serveScript: string = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.serve;
 const serveWords = serveScript.split(/\s+/).filter(Boolean);
-const serveEnv = Object.fromEntries(
-  serveWords.slice(0, serveWords.indexOf('node')).map((word) => word.split(/=(.*)/s)),
-);
+const serveEnv = envOf(serveWords.slice(0, serveWords.indexOf('node')));
 const serveArgs = serveWords.slice(serveWords.indexOf('node') + 1).filter((word) => word.startsWith('-'));
 
 interface Way {
@@ -52,7 +50,7 @@ function wayOf(spec: string): [string, Way] {
     return [name, way];
   }
   const parts = rest.split(/\s+/).filter(Boolean);
-  const env = Object.fromEntries(parts.filter((p) => !p.startsWith('-')).map((p) => p.split(/=(.*)/s)));
+  const env = envOf(parts.filter((p) => !p.startsWith('-')));
   return [
     name,
     { args: ['--enable-source-maps', ...parts.filter((p) => p.startsWith('-'))], env, main: bundle },

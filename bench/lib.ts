@@ -94,6 +94,10 @@ export async function acceptInvitation(baseUrl: string, token: string, workspace
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `VAR=value` words (as a shell command line or a knob gives them) as an environment. */
+export const envOf = (words: string[]): Record<string, string> =>
+  Object.fromEntries(words.map((word) => word.split(/=(.*)/s)));
+
 const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
 /** CPU seconds (user + system) a process has used so far. */

@@ -69,6 +69,8 @@ export class SfuMedia {
   private readonly asked = new Map<string, number>();
   /** A subscription change Janus has not answered yet: one at a time, so renegotiations never overlap. */
   private inflight: { feeds: string[] } | null = null;
+  /** The next connection to Janus (before joining), and the subscriber's next look at what it receives. */
+  private reconnect: ReturnType<typeof setTimeout> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private answerTimeout: ReturnType<typeof setTimeout> | undefined;
   private feedOfMid = new Map<string, string>();
@@ -120,8 +122,8 @@ export class SfuMedia {
     this.current += 1;
     this.janus = null;
     this.publisher = null;
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.connect(), RETRY_MS * this.attempts);
+    clearTimeout(this.reconnect);
+    this.reconnect = setTimeout(() => this.connect(), RETRY_MS * this.attempts);
   }
 
   /** The remote stream of a feed, if Janus sends us one. */
@@ -149,6 +151,7 @@ export class SfuMedia {
   close() {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.reconnect);
     clearTimeout(this.retry);
     clearTimeout(this.answerTimeout);
     for (const handle of [this.subscriber, this.publisher]) {
