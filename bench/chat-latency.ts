@@ -9,8 +9,8 @@
 //     PGlite and PostgreSQL side by side in one run (a fresh database is created on that server and
 //     dropped afterwards), with the PGlite / PostgreSQL ratios; DATABASES=postgres runs one of them
 //   CLIENTS=200 CHANNELS=20 RATE=100 DURATION=10 SATURATION=0 FLOOR=0 node --import tsx bench/chat-latency.ts
-//   SERVER_NODE_OPTIONS=--max-semi-space-size=8 …   node flags for the server process only
-//   SERVER_ENV='MALLOC_TRIM_THRESHOLD_=131072' …    VAR=value pairs for the server process only
+//   SERVER_ARGS=--max-semi-space-size=16 …          node flags for the server, after those of `npm run serve`
+//   SERVER_ENV='MALLOC_TRIM_THRESHOLD_=131072' …    VAR=value pairs for the server, after those of `npm run serve`
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -74,10 +74,9 @@ async function benchCohort(databaseUrl: string | undefined) {
   // One owner invites every client: the per-person invitation budget would stop at 250.
   const server = await startServer({
     databaseUrl,
-    // SERVER_NODE_OPTIONS: node flags for the server only (the load generator keeps its own).
+    // SERVER_ENV: VAR=value pairs for the server only (the load generator keeps its own).
     env: {
       INVITATIONS_PER_HOUR: '100000',
-      NODE_OPTIONS: process.env.SERVER_NODE_OPTIONS ?? '',
       ...envOf((process.env.SERVER_ENV ?? '').split(/\s+/).filter(Boolean)),
     },
     prefix: 'cohort-bench-chat-',

@@ -2,18 +2,21 @@
 // (10 members each at the defaults), RATE messages/s in total for DURATION seconds, every message
 // stored in PostgreSQL: Cohort in a fresh database of its own, ejabberd (Debian's 23.01, MUC rooms
 // archived by mod_mam) in another fresh database on the same server. Both servers are up at once and
-// their measured windows alternate, ROUNDS times, so that both see the same machine.
+// their measured windows alternate, ROUNDS times, so that both see the same machine. `cohort-pglite`
+// adds Cohort on its embedded database (PGlite in the server's own process, so its CPU is the
+// server's), with ratios of each Cohort against ejabberd.
 //
 //   apt-get install -y ejabberd erlang-p1-pgsql   (the package only suggests its PostgreSQL driver)
 //   (as root: ejabberdctl runs the node as the `ejabberd` user, which must own its temp dir)
 //   node --import tsx bench/ejabberd.ts
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres ROUNDS=3 node --import tsx bench/ejabberd.ts
 //   CLIENTS=100 ROOMS=10 RATE=20 DURATION=5 SERVERS=ejabberd node --import tsx bench/ejabberd.ts
+//   SERVERS=cohort,cohort-pglite,ejabberd ROUNDS=3 node --import tsx bench/ejabberd.ts
 //   ERL_OPTIONS='+sbwt none +sbwtdcpu none +sbwtdio none' node --import tsx bench/ejabberd.ts
 //
 // Delivery latency is send → each other member of the room receives it (the sender's own copy is not
 // counted). CPU is the server process's (/proc/<pid>/stat) plus that of the PostgreSQL backends
-// serving its database, over the window.
+// serving its database, over the window (PGlite's thread is inside the server process).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -55,9 +58,12 @@ const ERL_OPTIONS = process.env.ERL_OPTIONS ?? '';
 interface Side {
   name: string;
   pid: number;
+  /** Empty for Cohort on PGlite: its database is in its own process. */
   databaseUrl: string;
   /** Rows that hold the stored messages, to count what the window stored. */
   storedSql: string;
+  /** Messages acknowledged so far (Cohort acknowledges a message once it is stored). */
+  acknowledged(): number;
   /** Client `i` sends `body` to its room; false when the server refused it. */
   send(i: number, body: string): Promise<boolean>;
   /** Error stanzas seen so far (ejabberd: MUC answers a refused message with one). */
@@ -86,9 +92,9 @@ function delivered(receiver: number, body: string) {
 // ---------------------------------------------------------------------------------------------------
 // Cohort: the same set-up as bench/chat-latency.ts (users, one workspace, ROOMS channels, socket.io).
 
-async function cohort(): Promise<Side> {
+async function cohort(name: string, databaseUrl: string | undefined): Promise<Side> {
   const server: BenchServer = await startServer({
-    databaseUrl: DATABASE_URL,
+    ...(databaseUrl ? { databaseUrl } : {}),
     env: { INVITATIONS_PER_HOUR: '100000' },
     prefix: 'cohort-bench-ejabberd-',
   });
@@ -98,7 +104,7 @@ async function cohort(): Promise<Side> {
     await server.stop();
   });
   const { url } = server;
-  console.log(`cohort: ${USERS} users, ${ROOMS} channels, ${CLIENTS} sockets…`);
+  console.log(`${name}: ${USERS} users, ${ROOMS} channels, ${CLIENTS} sockets…`);
   const { users, owner, workspaceName, channelIds } = await seedChatRooms(
     server,
     USERS,
@@ -127,11 +133,13 @@ async function cohort(): Promise<Side> {
       sockets[i] = socket;
     },
   );
+  let acknowledged = 0;
   return {
-    name: 'Cohort',
+    name,
     pid: server.child.pid ?? 0,
     databaseUrl: server.databaseUrl ?? '',
     storedSql: 'select count(*)::int as n from channel_messages',
+    acknowledged: () => acknowledged,
     async send(i, body) {
       try {
         const ack = await sockets[i]?.timeout(10_000).emitWithAck('sendMessage', {
@@ -140,6 +148,7 @@ async function cohort(): Promise<Side> {
           clientId: randomUUID(),
           message: { content: body },
         });
+        if (ack?.ok) acknowledged++;
         return Boolean(ack?.ok);
       } catch {
         return false;
@@ -382,6 +391,7 @@ async function ejabberd(): Promise<Side> {
       pid,
       databaseUrl: dbUrl.toString(),
       storedSql: 'select count(*)::int as n from archive',
+      acknowledged: () => 0, // MUC acknowledges nothing
       async send(i, body) {
         clients[i]?.write(
           `<message to='room${i % ROOMS}@${MUC}' type='groupchat'><body>${body}</body></message>`,
@@ -407,8 +417,12 @@ function readLogs(dir: string) {
 // ---------------------------------------------------------------------------------------------------
 // One measured window: RATE msg/s for DURATION s, senders round-robin with a stride (as chat-latency).
 
-/** Stored messages, and the database's commits and rows written (pg_stat_database, flushed ~1 s late). */
+/**
+ * Stored messages, and the database's commits and rows written (pg_stat_database, flushed ~1 s late).
+ * PGlite is only reachable through its server: there the stored count is the acknowledged one.
+ */
 async function stored(side: Side) {
+  if (!side.databaseUrl) return { n: side.acknowledged(), commits: Number.NaN, written: Number.NaN };
   const c = new pg.Client({ connectionString: side.databaseUrl });
   await c.connect();
   const n = (await c.query<{ n: number }>(side.storedSql)).rows[0]?.n ?? 0;
@@ -503,7 +517,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 const sides: Side[] = [];
 const rows: Awaited<ReturnType<typeof window>>[] = [];
 try {
-  if (SERVERS.includes('cohort')) sides.push(await cohort());
+  if (SERVERS.includes('cohort')) sides.push(await cohort('Cohort', DATABASE_URL));
+  if (SERVERS.includes('cohort-pglite')) sides.push(await cohort('Cohort on PGlite', undefined));
   if (SERVERS.includes('ejabberd')) sides.push(await ejabberd());
   await sleep(3000); // let joins settle
   for (let round = 0; round < ROUNDS; round++) {
@@ -521,20 +536,22 @@ report('ejabberd', rows);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const of = (name: string, key: keyof (typeof rows)[number]) =>
   median(rows.filter((r) => r.server === name).map((r) => Number(r[key])));
-if (SERVERS.includes('cohort') && SERVERS.includes('ejabberd')) {
-  const ratio = (key: keyof (typeof rows)[number]) =>
-    Math.round((of('Cohort', key) / of('ejabberd', key)) * 100) / 100;
-  report('ejabberd-ratios', [
-    {
-      'Cohort / ejabberd': `median of ${ROUNDS} rounds`,
-      delivery_p50: ratio('p50_ms'),
-      delivery_p99: ratio('p99_ms'),
-      server_cpu: ratio('server_cpu_pct'),
-      db_cpu: ratio('db_cpu_pct'),
-      cpu_per_delivery_incl_db: ratio('cpu_ms_per_1k_deliveries'),
-      db_cpu_per_message: ratio('db_cpu_ms_per_msg'),
-    },
-  ]);
+const cohorts = sides.map((side) => side.name).filter((name) => name !== 'ejabberd');
+if (SERVERS.includes('ejabberd') && cohorts.length > 0) {
+  const ratio = (name: string, key: keyof (typeof rows)[number]) =>
+    Math.round((of(name, key) / of('ejabberd', key)) * 100) / 100;
+  report(
+    'ejabberd-ratios',
+    cohorts.map((name) => ({
+      'against ejabberd': `${name}, median of ${ROUNDS} rounds`,
+      delivery_p50: ratio(name, 'p50_ms'),
+      delivery_p99: ratio(name, 'p99_ms'),
+      server_cpu: ratio(name, 'server_cpu_pct'),
+      db_cpu: ratio(name, 'db_cpu_pct'),
+      cpu_per_delivery_incl_db: ratio(name, 'cpu_ms_per_1k_deliveries'),
+      db_cpu_per_message: ratio(name, 'db_cpu_ms_per_msg'),
+    })),
+  );
 }
 console.log(
   `load average at the end: ${loadavg()

@@ -16,17 +16,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local-services.ts';
+import { serveCommand } from '../scripts/serve-command.ts';
 import { envOf, repoRoot, report, sleep } from './lib.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const SETTLE_S = Number(process.env.SETTLE_S ?? 5);
 const bundle = join(repoRoot, 'apps/server/dist/main.js');
 
-// What `npm run serve` runs: its leading VAR=value pairs and the node flags before the script.
-const serveScript: string = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts.serve;
-const serveWords = serveScript.split(/\s+/).filter(Boolean);
-const serveEnv = envOf(serveWords.slice(0, serveWords.indexOf('node')));
-const serveArgs = serveWords.slice(serveWords.indexOf('node') + 1).filter((word) => word.startsWith('-'));
+const { env: serveEnv, args: serveArgs } = serveCommand();
 
 interface Way {
   args: string[];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../scripts/local-services.ts';
+import { serveCommand } from '../scripts/serve-command.ts';
 
 export { freePort };
 
@@ -94,9 +95,7 @@ export async function acceptInvitation(baseUrl: string, token: string, workspace
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `VAR=value` words (as a shell command line or a knob gives them) as an environment. */
-export const envOf = (words: string[]): Record<string, string> =>
-  Object.fromEntries(words.map((word) => word.split(/=(.*)/s)));
+export { envOf } from '../scripts/serve-command.ts';
 
 const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
@@ -241,6 +240,8 @@ export interface BenchServer {
 /**
  * The Cohort server as a child process on a free port with a fresh DATA_DIR: on PGlite there, or,
  * with `databaseUrl`, on a fresh database created on that PostgreSQL server (dropped by `stop`).
+ * It runs as `npm run serve` runs it (its node flags and VAR=value pairs), then SERVER_ARGS: node
+ * flags of a bench's own (a later flag wins, e.g. `SERVER_ARGS=--max-semi-space-size=16`).
  * PROFILE=<dir> writes a V8 CPU profile of the server there.
  */
 export async function startServer(
@@ -277,10 +278,13 @@ export async function startServer(
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
   const entry =
     opts.entry === 'bundle' ? ['apps/server/dist/main.js'] : ['--import', 'tsx', 'apps/server/src/main.ts'];
-  const child = spawn(process.execPath, [...profile, ...entry], {
+  const shipped = serveCommand();
+  const extra = (process.env.SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...shipped.args, ...extra, ...entry], {
     cwd: repoRoot,
     env: {
       ...process.env,
+      ...shipped.env,
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

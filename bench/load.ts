@@ -13,6 +13,8 @@
 //                                                            PostgreSQL, Redis and the generator uncapped
 //   NODE_CPU_PERIOD_US=10000 NODE_CPU_BURST_US=3000 …       the quota's CFS period and burst (default
 //                                                            10 ms, no burst)
+//   NODE_ARGS='--max-semi-space-size=16' …                  node flags for the server nodes, after the
+//                                                            ones `npm run serve` gives (a later flag wins)
 //
 // Users, sessions, workspaces (WORKSPACE_SIZE users each, CHANNELS channels), 50 messages of history
 // per channel and a task board per user are seeded with bulk SQL (no argon2 per user); everything
@@ -29,6 +31,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { WebSocket } from 'ws';
 import { freePort } from '../scripts/local-services.ts';
+import { serveCommand } from '../scripts/serve-command.ts';
 import { repoRoot, report } from './lib.ts';
 import type { LoadUser, ParentMessage, WindowStats } from './load-generator.ts';
 
@@ -52,6 +55,10 @@ const CPU_PERIOD_US = Number(process.env.NODE_CPU_PERIOD_US ?? 10_000);
 // Quota a node left unused that it may spend later in a burst (`cpu.cfs_burst_us`, at most the
 // quota): a history page or a board is one burst longer than a period's share. Unset: none.
 const CPU_BURST_US = Number(process.env.NODE_CPU_BURST_US ?? 0);
+// A node runs the sources through tsx, otherwise as shipped: with the node flags and VAR=value pairs of
+// `npm run serve`, then NODE_ARGS (the generator keeps its own flags).
+const shipped = serveCommand();
+const NODE_ARGS = [...shipped.args, ...(process.env.NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 
@@ -191,21 +198,26 @@ async function startNode(i: number) {
   const url = `http://127.0.0.1:${port}`;
   const inspectPort = process.env.PROFILE ? await freePort() : 0;
   const profile = process.env.PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: join(dataDir, `node-${i}`),
-      DATABASE_URL: dbUrl.toString(),
-      // Two nodes share rooms through Redis, on a stream of their own (other work uses this Redis).
-      REDIS_URL: NODES > 1 ? REDIS_URL : '',
-      REDIS_STREAM: `cohort-load-${run}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+  const child = spawn(
+    process.execPath,
+    [...profile, ...NODE_ARGS, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ...shipped.env,
+        DATA_DIR: join(dataDir, `node-${i}`),
+        DATABASE_URL: dbUrl.toString(),
+        // Two nodes share rooms through Redis, on a stream of their own (other work uses this Redis).
+        REDIS_URL: NODES > 1 ? REDIS_URL : '',
+        REDIS_STREAM: `cohort-load-${run}`,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   const server = { url, child, inspectPort, cgroup: '' };
   servers.push(server);
   if (NODE_CPU_QUOTA > 0) {

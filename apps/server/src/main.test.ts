@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/local-services.ts';
+import { serveCommand } from '../../../scripts/serve-command.ts';
 import { buildServer } from '../build.ts';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -106,14 +107,17 @@ describe('the server process (npm start)', () => {
       const port = await freePort();
       // Its own temp folder: the compiled code it keeps for the next start is found there.
       const temp = mkdtempSync(join(tmpdir(), 'cohort-tmp-'));
+      // Started as `npm run serve` starts it: its node flags and variables must suit this Node.
+      const serve = serveCommand();
       const server = start(
         {
+          ...serve.env,
           DATA_DIR: mkdtempSync(join(tmpdir(), 'cohort-data-')),
           PORT: String(port),
           LOG_LEVEL: 'info',
           TMPDIR: temp,
         },
-        ['--enable-source-maps', join(outdir, 'main.js')],
+        [...serve.args, join(outdir, 'main.js')],
       );
       await waitReady(port, server.child, 60_000).catch((err) => {
         server.child.kill('SIGKILL');
