@@ -28,6 +28,7 @@ import {
   sleep,
   startServer,
   summary,
+  wordsOf,
 } from './lib.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1000);
@@ -77,7 +78,7 @@ async function benchCohort(databaseUrl: string | undefined) {
     // SERVER_ENV: VAR=value pairs for the server only (the load generator keeps its own).
     env: {
       INVITATIONS_PER_HOUR: '100000',
-      ...envOf((process.env.SERVER_ENV ?? '').split(/\s+/).filter(Boolean)),
+      ...envOf(wordsOf(process.env.SERVER_ENV)),
     },
     prefix: 'cohort-bench-chat-',
   });

@@ -60,10 +60,8 @@ interface Side {
   pid: number;
   /** Empty for Cohort on PGlite: its database is in its own process. */
   databaseUrl: string;
-  /** Rows that hold the stored messages, to count what the window stored. */
-  storedSql: string;
-  /** Messages acknowledged so far (Cohort acknowledges a message once it is stored). */
-  acknowledged(): number;
+  /** Messages stored so far, with the database's commits and rows written where it can tell. */
+  stored(): Promise<Stored>;
   /** Client `i` sends `body` to its room; false when the server refused it. */
   send(i: number, body: string): Promise<boolean>;
   /** Error stanzas seen so far (ejabberd: MUC answers a refused message with one). */
@@ -133,13 +131,18 @@ async function cohort(name: string, databaseUrl: string | undefined): Promise<Si
       sockets[i] = socket;
     },
   );
+  // PGlite is only reachable through its server: there the stored count is the acknowledged one
+  // (a message is acknowledged once it is stored).
   let acknowledged = 0;
+  const ownDatabase = server.databaseUrl ?? '';
   return {
     name,
     pid: server.child.pid ?? 0,
-    databaseUrl: server.databaseUrl ?? '',
-    storedSql: 'select count(*)::int as n from channel_messages',
-    acknowledged: () => acknowledged,
+    databaseUrl: ownDatabase,
+    stored: async () =>
+      ownDatabase
+        ? storedIn(ownDatabase, 'select count(*)::int as n from channel_messages')
+        : { n: acknowledged, commits: Number.NaN, written: Number.NaN },
     async send(i, body) {
       try {
         const ack = await sockets[i]?.timeout(10_000).emitWithAck('sendMessage', {
@@ -390,8 +393,7 @@ async function ejabberd(): Promise<Side> {
       name: 'ejabberd',
       pid,
       databaseUrl: dbUrl.toString(),
-      storedSql: 'select count(*)::int as n from archive',
-      acknowledged: () => 0, // MUC acknowledges nothing
+      stored: () => storedIn(dbUrl.toString(), 'select count(*)::int as n from archive'),
       async send(i, body) {
         clients[i]?.write(
           `<message to='room${i % ROOMS}@${MUC}' type='groupchat'><body>${body}</body></message>`,
@@ -417,15 +419,17 @@ function readLogs(dir: string) {
 // ---------------------------------------------------------------------------------------------------
 // One measured window: RATE msg/s for DURATION s, senders round-robin with a stride (as chat-latency).
 
-/**
- * Stored messages, and the database's commits and rows written (pg_stat_database, flushed ~1 s late).
- * PGlite is only reachable through its server: there the stored count is the acknowledged one.
- */
-async function stored(side: Side) {
-  if (!side.databaseUrl) return { n: side.acknowledged(), commits: Number.NaN, written: Number.NaN };
-  const c = new pg.Client({ connectionString: side.databaseUrl });
+interface Stored {
+  n: number;
+  commits: number;
+  written: number;
+}
+
+/** Rows `countSql` counts, and the database's commits and rows written (pg_stat_database, flushed ~1 s late). */
+async function storedIn(databaseUrl: string, countSql: string): Promise<Stored> {
+  const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
-  const n = (await c.query<{ n: number }>(side.storedSql)).rows[0]?.n ?? 0;
+  const n = (await c.query<{ n: number }>(countSql)).rows[0]?.n ?? 0;
   const { rows } = await c.query<{ commits: string; written: string }>(
     `select xact_commit as commits, tup_inserted + tup_updated + tup_deleted as written
        from pg_stat_database where datname = current_database()`,
@@ -438,7 +442,7 @@ async function window(side: Side) {
   tally.latencies = [];
   tally.deliveries = 0;
   let refused = 0;
-  const stored0 = await stored(side);
+  const stored0 = await side.stored();
   const errors0 = side.errorStanzas();
   const dbCpu = await databaseCpu(side.databaseUrl);
   await dbCpu.start();
@@ -476,7 +480,7 @@ async function window(side: Side) {
   loop.disable();
   const own = process.cpuUsage(own0);
   await sleep(1500); // backends report their statistics at most once a second
-  const stored1 = await stored(side);
+  const stored1 = await side.stored();
   const storedN = stored1.n - stored0.n;
   const s = summary(tally.latencies);
   return {

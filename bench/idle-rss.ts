@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local-services.ts';
 import { serveCommand } from '../scripts/serve-command.ts';
-import { envOf, repoRoot, report, sleep } from './lib.ts';
+import { envOf, repoRoot, report, sleep, wordsOf } from './lib.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const SETTLE_S = Number(process.env.SETTLE_S ?? 5);
@@ -46,7 +46,7 @@ function wayOf(spec: string): [string, Way] {
     if (!way) throw new Error(`unknown way ${name}: ${Object.keys(builtIn).join(', ')} or name=args`);
     return [name, way];
   }
-  const parts = rest.split(/\s+/).filter(Boolean);
+  const parts = wordsOf(rest);
   const env = envOf(parts.filter((p) => !p.startsWith('-')));
   return [
     name,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../scripts/local-services.ts';
-import { serveCommand } from '../scripts/serve-command.ts';
+import { serveCommand, wordsOf } from '../scripts/serve-command.ts';
 
 export { freePort };
 
@@ -95,7 +95,7 @@ export async function acceptInvitation(baseUrl: string, token: string, workspace
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export { envOf } from '../scripts/serve-command.ts';
+export { envOf, wordsOf } from '../scripts/serve-command.ts';
 
 const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 
@@ -279,7 +279,7 @@ export async function startServer(
   const entry =
     opts.entry === 'bundle' ? ['apps/server/dist/main.js'] : ['--import', 'tsx', 'apps/server/src/main.ts'];
   const shipped = serveCommand();
-  const extra = (process.env.SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const extra = wordsOf(process.env.SERVER_ARGS);
   const child = spawn(process.execPath, [...profile, ...shipped.args, ...extra, ...entry], {
     cwd: repoRoot,
     env: {

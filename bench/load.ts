@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { WebSocket } from 'ws';
 import { freePort } from '../scripts/local-services.ts';
-import { serveCommand } from '../scripts/serve-command.ts';
+import { serveCommand, wordsOf } from '../scripts/serve-command.ts';
 import { repoRoot, report } from './lib.ts';
 import type { LoadUser, ParentMessage, WindowStats } from './load-generator.ts';
 
@@ -58,7 +58,7 @@ const CPU_BURST_US = Number(process.env.NODE_CPU_BURST_US ?? 0);
 // A node runs the sources through tsx, otherwise as shipped: with the node flags and VAR=value pairs of
 // `npm run serve`, then NODE_ARGS (the generator keeps its own flags).
 const shipped = serveCommand();
-const NODE_ARGS = [...shipped.args, ...(process.env.NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+const NODE_ARGS = [...shipped.args, ...wordsOf(process.env.NODE_ARGS)];
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/** The words of a knob or a command line (split at whitespace; none when unset). */
+export const wordsOf = (text = ''): string[] => text.split(/\s+/).filter(Boolean);
+
 /** `VAR=value` words (as a shell command line or a knob gives them) as an environment. */
 export const envOf = (words: string[]): Record<string, string> =>
   Object.fromEntries(words.map((word) => word.split(/=(.*)/s)));
@@ -12,7 +15,7 @@ export const envOf = (words: string[]): Record<string, string> =>
 export function serveCommand(): { env: Record<string, string>; args: string[] } {
   const packageJson = fileURLToPath(new URL('../package.json', import.meta.url));
   const script: string = JSON.parse(readFileSync(packageJson, 'utf8')).scripts.serve;
-  const words = script.split(/\s+/).filter(Boolean);
+  const words = wordsOf(script);
   const node = words.indexOf('node');
   return {
     env: envOf(words.slice(0, node)),
