@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { navbar } from './fixtures.ts';
 
 const pages = ['/', '/pricing', '/login', '/signup', '/contact'];
@@ -11,15 +11,6 @@ for (const path of pages) {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(navbar(page).getByRole('link', { name: 'Sign In' })).toBeVisible();
 
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({
-        id: violation.id,
-        impact: violation.impact,
-        help: violation.help,
-        targets: violation.nodes.map((node) => node.target.join(' ')),
-      }));
-    expect(serious).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 }

@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { io } from 'socket.io-client';
+import { axeViolations } from './axe.ts';
 import {
   callScreen,
   dial,
@@ -27,15 +27,6 @@ async function expectTornDown(p: Person) {
   await expect(p.page.getByRole('heading', { name: 'No call in progress' })).toBeVisible();
   await expect(p.page.locator('video')).toHaveCount(0);
   await expect(p.page.getByRole('button', { name: 'Call', exact: true })).toBeEnabled();
-}
-
-/** No serious or critical axe violations on the page as it is now. */
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(serious).toEqual([]);
 }
 
 test.describe('one-to-one calls on /video', () => {
@@ -140,7 +131,7 @@ test.describe('one-to-one calls on /video', () => {
     await Promise.all([openVideo(ada), openVideo(bob)]);
     await dial(ada, bob);
     await expect(bob.page.getByRole('button', { name: 'Reject' })).toBeVisible();
-    await expectAccessible(bob.page);
+    expect(await axeViolations(bob.page)).toEqual([]);
     await bob.page.getByRole('button', { name: 'Reject' }).click();
     await expect(
       ada.page.getByRole('status').filter({ hasText: `${bob.email} rejected the call` }),
@@ -211,7 +202,7 @@ test.describe('a channel meeting on /videocall', () => {
       }),
     );
 
-    await expectAccessible(carol.page);
+    expect(await axeViolations(carol.page)).toEqual([]);
     await carol.page.getByRole('button', { name: 'Leave Call' }).click();
     for (const p of [ada, bob]) {
       await expect(p.page.getByTestId('remote-tile')).toHaveCount(1);

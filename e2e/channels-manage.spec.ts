@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { acceptInvitations, type Person, person } from './fixtures.ts';
 
 /**
@@ -116,12 +116,8 @@ test('browse → join → rename → topic → archive, seen live by the other m
   await expect(archivedRow.getByRole('button', { name: /Join/ })).toHaveCount(0);
 
   // The browse view and the details dialog pass axe (serious and critical).
-  const serious = async (page: Page) =>
-    (await new AxeBuilder({ page }).analyze()).violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(await serious(bob.page)).toEqual([]);
+  expect(await axeViolations(bob.page)).toEqual([]);
   await ada.page.getByRole('button', { name: 'Details' }).click();
   await expect(ada.page.getByRole('dialog', { name: '#launch-week' })).toBeVisible();
-  expect(await serious(ada.page)).toEqual([]);
+  expect(await axeViolations(ada.page)).toEqual([]);
 });

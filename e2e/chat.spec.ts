@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { acceptInvitations, type Person, person } from './fixtures.ts';
 
 /**
@@ -138,11 +138,7 @@ test.describe('channel chat', () => {
     await ada.page.getByRole('button', { name: 'Show Summary' }).click();
     await expect(ada.page.getByRole('region', { name: 'Channel Conversation Summary' })).toBeVisible();
 
-    const results = await new AxeBuilder({ page: ada.page }).analyze();
-    const serious = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
-    expect(serious).toEqual([]);
+    expect(await axeViolations(ada.page)).toEqual([]);
   });
 
   test('the sidebar counts unread messages of channels not open', async () => {

@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { fakeMediaLaunchOptions } from './chromium.ts';
 import { acceptInvitations, type Person, person } from './fixtures.ts';
 
@@ -192,10 +192,6 @@ test('the Canvas keeps a message locally, then posts it to a channel', async ({ 
   // The Canvas, with the emoji picker open, has no serious accessibility violations.
   await page.getByRole('button', { name: 'Emojis' }).click();
   await expect(page.getByRole('searchbox', { name: 'Search emojis' })).toBeFocused();
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(serious).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await Promise.all([alice.context.close(), bob.context.close()]);
 });

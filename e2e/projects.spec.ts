@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { acceptInvitationsAs, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 // The app server talks to the fake GitHub API started by playwright.config.ts, which serves the
@@ -76,9 +76,5 @@ test('link a repository, switch tabs, assign a pull request to a member; it stay
     .selectOption({ label: 'Grace Hopper' });
   await expect(page.getByRole('tabpanel').getByRole('link')).toHaveText(['Add dark mode']);
 
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(serious).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });

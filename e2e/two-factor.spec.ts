@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
+import { axeViolations } from './axe.ts';
 import { createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /**
@@ -15,15 +15,6 @@ const STEP_SECONDS = 30;
  */
 const nextStepCode = (secret: string) =>
   generate({ secret, epoch: Math.floor(Date.now() / 1000) + STEP_SECONDS });
-
-/** No serious or critical axe violations on what the page shows now (as e2e/a11y.spec.ts checks). */
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(serious).toEqual([]);
-}
 
 async function logInWithPassword(page: Page, email: string) {
   await page.goto('/login');
@@ -53,7 +44,7 @@ test('turn on two-factor sign-in, sign out, sign in with the password and a code
   await expect(security.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = (await security.getByTestId('totp-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await expectAccessible(page);
+  expect(await axeViolations(page)).toEqual([]);
   await security
     .getByRole('textbox', { name: '6-digit code' })
     .fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) }));
@@ -78,7 +69,7 @@ test('turn on two-factor sign-in, sign out, sign in with the password and a code
     page.getByText('Enter the 6-digit code from your authenticator app, or a recovery code.'),
   ).toBeVisible();
   expect((await page.request.get('/api/me')).status()).toBe(401);
-  await expectAccessible(page);
+  expect(await axeViolations(page)).toEqual([]);
 
   await code.fill('000000' === (await nextStepCode(secret)) ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify' }).click();

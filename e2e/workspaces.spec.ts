@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { acceptInvitationsAs, createAccount, navbar, PASSWORD, uniqueEmail } from './fixtures.ts';
 
 /** Workspace names are unique on the instance, so every test makes its own. */
@@ -29,19 +29,6 @@ async function createWorkspaceViaApi(
   const created = await request.post('/api/workspaces', { data: workspace });
   expect(created.status()).toBe(201);
   return (await created.json()) as { _id: string; name: string };
-}
-
-async function expectNoSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    }));
-  expect(serious).toEqual([]);
 }
 
 const workspaceUrl = (name: string) => `/workspace/${encodeURIComponent(name)}`;
@@ -267,23 +254,23 @@ test('no serious or critical axe violations on /dashboard and the workspace page
   await logInFromHome(page, admin);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
-  await expectNoSeriousAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.goto(workspaceUrl(name));
   await expect(page.getByText('Select a channel to start chatting')).toBeVisible();
-  await expectNoSeriousAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page
     .getByRole('navigation', { name: 'Channels' })
     .getByRole('link', { name: /general/ })
     .click();
   await expect(page.getByRole('heading', { name: 'general Chat' })).toBeVisible();
-  await expectNoSeriousAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.getByRole('button', { name: '+ Create Channel' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create Channel' });
   await expect(dialog.getByRole('checkbox', { name: bob })).toBeVisible();
-  await expectNoSeriousAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
   // Escape closes the modal and focus returns to the button that opened it.
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
@@ -307,15 +294,15 @@ test('no serious or critical axe violations on create workspace, settings and pr
   await page.goto('/workspace/create');
   await page.getByRole('main').getByRole('button', { name: 'Create Workspace' }).click();
   await expect(page.getByRole('alert')).toHaveText('Name and description are required');
-  await expectNoSeriousAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.goto(`${workspaceUrl(name)}/settings`);
   await expect(page.getByRole('table', { name: `Members of ${name}` })).toBeVisible();
   await expect(page.getByRole('table', { name: `Pending invitations to ${name}` })).toBeVisible();
-  await expectNoSeriousAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 
   await page.goto('/profile');
   await page.getByRole('button', { name: 'Edit profile' }).click();
   await expect(page.getByRole('textbox', { name: 'First name' })).toBeFocused();
-  await expectNoSeriousAxeViolations(page);
+  expect(await axeViolations(page)).toEqual([]);
 });
