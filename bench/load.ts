@@ -193,6 +193,22 @@ async function cleanupOnce() {
   await c.end();
 }
 
+/** The nodes' /metrics token: the bench reads their garbage collections there. */
+const METRICS_TOKEN = process.env.METRICS_TOKEN || randomBytes(16).toString('hex');
+
+/**
+ * Garbage collections a node has run so far, by V8's kind (prom-client's default metrics): a major
+ * (mark-compact) pause under a CPU quota is what failed held steps (docs/performance.md, "Session
+ * 18"), and the count of minor ones tracks how much a node allocates.
+ */
+async function gcCounts(url: string): Promise<{ major: number; minor: number }> {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const count = (kind: string) =>
+    Number(text.match(new RegExp(`^nodejs_gc_duration_seconds_count\\{kind="${kind}"\\} (\\d+)`, 'm'))?.[1] ?? 0);
+  return { major: count('major'), minor: count('minor') };
+}
+
 async function startNode(i: number) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -214,6 +230,7 @@ async function startNode(i: number) {
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
+        METRICS_TOKEN,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
@@ -458,6 +475,7 @@ try {
     const machine0 = machineJiffies();
     const load0 = loadavg()[0] ?? 0;
     const xact0 = await transactions();
+    const gc0 = await Promise.all(servers.map((s) => gcCounts(s.url)));
     const profiles = process.env.PROFILE
       ? await Promise.all(servers.map((s) => startProfile(s.inspectPort)))
       : [];
@@ -476,6 +494,12 @@ try {
       return (b.throttled - a.throttled) / Math.max(1, b.periods - a.periods);
     });
     const xacts = (await transactions()) - xact0;
+    const gc = await Promise.all(
+      servers.map(async (s, i) => {
+        const [a, b] = [gc0[i] ?? { major: 0, minor: 0 }, await gcCounts(s.url)];
+        return { major: b.major - a.major, minor: b.minor - a.minor };
+      }),
+    );
     const serverCpu = servers.map(
       (s, i) => ((cpuSeconds(s.child.pid ?? 0) - (serverCpu0[i] ?? 0)) / seconds) * 100,
     );
@@ -536,6 +560,12 @@ try {
       server_cpu_pct: serverCpu.map((c) => Math.round(c)).join('+'),
       // Share of CFS periods in which a node ran out of its quota (with NODE_CPU_QUOTA).
       throttled_periods_pct: throttle.map((t) => Math.round(t * 100)).join('+'),
+      // V8 collections during the hold, per node: major ones, and minor ones per 100 requests (each
+      // about a young generation's worth of allocation).
+      major_gcs: gc.map((g) => g.major).join('+'),
+      minor_gcs_per_100_requests: r1(
+        (gc.reduce((a, g) => a + g.minor, 0) * 100) / Math.max(1, allRequests.n),
+      ),
       server_rss_mib: servers.map((s) => rssMiB(s.child.pid ?? 0)).join('+'),
       generator_cpu_pct: stats.map((s) => Math.round((s.cpuSeconds / seconds) * 100)).join('+'),
       machine_cpu_pct: Math.round(

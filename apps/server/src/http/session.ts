@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import { sessions, users } from '../db/schema.ts';
 import { unauthorized } from './errors.ts';
 
@@ -64,10 +65,9 @@ export async function createSession(
   return token;
 }
 
-/** Resolves a token (cookie or Bearer) to its user, sliding the expiry; null when invalid. */
-export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser | null> {
-  const now = ctx.now();
-  const [row] = await ctx.db
+/** The live session of a token hash with its user: every HTTP request and socket connection asks. */
+const sessionByTokenHash = preparedQuery((db) =>
+  db
     .select({
       sessionId: sessions.id,
       remember: sessions.remember,
@@ -82,9 +82,23 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Se
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
-      and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('session_by_token_hash'),
+);
+
+/** Resolves a token (cookie or Bearer) to its user, sliding the expiry; null when invalid. */
+export async function resolveSession(ctx: AppContext, token: string): Promise<SessionUser | null> {
+  const now = ctx.now();
+  const [row] = await sessionByTokenHash(ctx.db).execute({
+    tokenHash: hashToken(token),
+    now: now.toISOString(),
+  });
   if (!row) return null;
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await ctx.db

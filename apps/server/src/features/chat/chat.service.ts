@@ -5,6 +5,7 @@ import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { channelMessages, channelPins, channels, users } from '../../db/schema.ts';
 import { queuedEventSql } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -210,7 +211,11 @@ async function loadThreadParent(ctx: AppContext, channelId: string, parentId: st
 const pinner = alias(users, 'pinner');
 
 export function selectChannelMessages(ctx: AppContext) {
-  return ctx.db
+  return selectChannelMessagesFrom(ctx.db);
+}
+
+function selectChannelMessagesFrom(db: Db) {
+  return db
     .select({
       id: channelMessages.id,
       channelId: channelMessages.channelId,
@@ -278,6 +283,15 @@ export async function withReactions(ctx: AppContext, rows: MessageRow[]): Promis
   return reactionsAndFiles(ctx, 'channel', folded);
 }
 
+/** The newest `limit` messages of a channel, newest first: the page every channel opens on. */
+const newestChannelMessages = preparedQuery((db) =>
+  selectChannelMessagesFrom(db)
+    .where(eq(channelMessages.channelId, sql.placeholder('channelId')))
+    .orderBy(desc(channelMessages.seq))
+    .limit(sql.placeholder('limit'))
+    .prepare('newest_channel_messages'),
+);
+
 /**
  * A page of a channel's history by seq, oldest first. `after`: the oldest `limit` above it (backfill);
  * `changedAfter`: the oldest `limit` changes (inserts, edits, deletes, reactions, replies) by rev;
@@ -313,6 +327,10 @@ export async function listChannelMessages(
       .orderBy(asc(channelMessages.rev))
       .limit(page.limit);
     return withReactions(ctx, changed);
+  }
+  if (page.after === undefined && page.before === undefined) {
+    const newest = await newestChannelMessages(ctx.db).execute({ channelId, limit: page.limit });
+    return withReactions(ctx, newest.reverse());
   }
   const conditions: SQL[] = [eq(channelMessages.channelId, channelId)];
   if (page.after !== undefined) conditions.push(gt(channelMessages.seq, page.after));

@@ -1,8 +1,9 @@
 import { FILE_MESSAGES, type StoredFile } from '@cohort/shared/files';
 import { and, asc, eq, inArray, isNull, notExists } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { anyUuid } from '../../db/any-uuid.ts';
+import { anyUuidPlaceholder, uuidArrayLiteral } from '../../db/any-uuid.ts';
 import type { Db } from '../../db/client.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { fileDeletions, files, taskAttachments } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -56,6 +57,18 @@ export async function attachFiles(
   return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)).map(presentFile);
 }
 
+/** The files of the messages `ids`, oldest first, per conversation kind. */
+const filesOfQuery = (kind: MessageKind) =>
+  preparedQuery((db) =>
+    db
+      .select()
+      .from(files)
+      .where(anyUuidPlaceholder(linkColumn(kind), 'ids'))
+      .orderBy(asc(files.createdAt), asc(files.id))
+      .prepare(`files_of_${kind}_messages`),
+  );
+const filesOf = { channel: filesOfQuery('channel'), direct: filesOfQuery('direct') };
+
 /** The attachments of each of these messages, in upload order. */
 export async function attachmentsOf(
   ctx: AppContext,
@@ -64,12 +77,7 @@ export async function attachmentsOf(
 ): Promise<Map<string, StoredFile[]>> {
   const byMessage = new Map<string, StoredFile[]>();
   if (messageIds.length === 0) return byMessage;
-  const column = linkColumn(kind);
-  const rows = await ctx.db
-    .select()
-    .from(files)
-    .where(anyUuid(column, messageIds))
-    .orderBy(asc(files.createdAt), asc(files.id));
+  const rows = await filesOf[kind](ctx.db).execute({ ids: uuidArrayLiteral(messageIds) });
   for (const row of rows) {
     const messageId = (kind === 'channel' ? row.channelMessageId : row.directMessageId) as string;
     const list = byMessage.get(messageId) ?? [];
@@ -163,15 +171,20 @@ export interface TaskFile {
   createdAt: Date;
 }
 
-/** The files on each of these tasks, oldest first. */
-export async function filesOfTasks(ctx: AppContext, taskIds: readonly string[]): Promise<TaskFile[]> {
-  if (taskIds.length === 0) return [];
-  const rows = await ctx.db
+const filesOfTasksQuery = preparedQuery((db) =>
+  db
     .select({ taskId: taskAttachments.taskId, createdAt: taskAttachments.createdAt, file: files })
     .from(taskAttachments)
     .innerJoin(files, eq(files.id, taskAttachments.fileId))
-    .where(anyUuid(taskAttachments.taskId, taskIds))
-    .orderBy(asc(taskAttachments.createdAt), asc(files.id));
+    .where(anyUuidPlaceholder(taskAttachments.taskId, 'ids'))
+    .orderBy(asc(taskAttachments.createdAt), asc(files.id))
+    .prepare('files_of_tasks'),
+);
+
+/** The files on each of these tasks, oldest first. */
+export async function filesOfTasks(ctx: AppContext, taskIds: readonly string[]): Promise<TaskFile[]> {
+  if (taskIds.length === 0) return [];
+  const rows = await filesOfTasksQuery(ctx.db).execute({ ids: uuidArrayLiteral(taskIds) });
   return rows.map((r) => ({ taskId: r.taskId, createdAt: r.createdAt, file: presentFile(r.file) }));
 }
 

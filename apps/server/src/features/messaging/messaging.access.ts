@@ -3,9 +3,10 @@ import type { StoredFile } from '@cohort/shared/files';
 import { displayName } from '@cohort/shared/names';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { anyUuid } from '../../db/any-uuid.ts';
+import { anyUuidPlaceholder, uuidArrayLiteral } from '../../db/any-uuid.ts';
 import { addReactionCapped } from '../../db/capped-reaction.ts';
 import type { Db } from '../../db/client.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { channelMessageReactions, directMessageReactions, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { badRequest, forbidden } from '../../http/errors.ts';
@@ -48,6 +49,27 @@ export interface MessageHandle<M extends CoreMessage> {
 const reactionTable = (kind: MessageKind) =>
   kind === 'channel' ? channelMessageReactions : directMessageReactions;
 
+/** The reactions of the messages `ids` with who reacted, in reaction order, per conversation kind. */
+const reactionsOfQuery = (kind: MessageKind) =>
+  preparedQuery((db) => {
+    const table = reactionTable(kind);
+    return db
+      .select({
+        messageId: table.messageId,
+        emoji: table.emoji,
+        userId: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+      })
+      .from(table)
+      .innerJoin(users, eq(users.id, table.userId))
+      .where(anyUuidPlaceholder(table.messageId, 'ids'))
+      .orderBy(asc(table.createdAt))
+      .prepare(`reactions_of_${kind}_messages`);
+  });
+const reactionsOf = { channel: reactionsOfQuery('channel'), direct: reactionsOfQuery('direct') };
+
 /**
  * Each message's reactions (who reacted, in reaction order) and files: two queries at once, pool
  * permitting. Deleted messages have neither (deleting removed them), so they are not asked for.
@@ -58,23 +80,8 @@ export async function reactionsAndFiles<R extends { id: string; deletedAt: Date 
   rows: R[],
 ): Promise<Array<R & { reactions: StoredReaction[]; attachments: StoredFile[] }>> {
   const ids = rows.filter((r) => !r.deletedAt).map((r) => r.id);
-  const table = reactionTable(kind);
   const [reactions, files] = await Promise.all([
-    ids.length === 0
-      ? []
-      : ctx.db
-          .select({
-            messageId: table.messageId,
-            emoji: table.emoji,
-            userId: users.id,
-            firstName: users.firstName,
-            lastName: users.lastName,
-            email: users.email,
-          })
-          .from(table)
-          .innerJoin(users, eq(users.id, table.userId))
-          .where(anyUuid(table.messageId, ids))
-          .orderBy(asc(table.createdAt)),
+    ids.length === 0 ? [] : reactionsOf[kind](ctx.db).execute({ ids: uuidArrayLiteral(ids) }),
     attachmentsOf(ctx, kind, ids),
   ]);
   const byMessage = new Map<string, StoredReaction[]>();

@@ -2,6 +2,8 @@ import { TASK_MESSAGES, type updateTaskListBody } from '@cohort/shared/tasks';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { anyUuidPlaceholder, uuidArrayLiteral } from '../../db/any-uuid.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { taskAssignees, taskLists, tasks, users } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../http/db-errors.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -31,30 +33,42 @@ export async function taskListView(ctx: AppContext, list: TaskListRow): Promise<
   return { list, ownerEmail, tasks: listTasks };
 }
 
+/** The reads behind a board's lists, built once (db/prepared.ts): every board opens with them. */
+const boardReads = {
+  lists: preparedQuery((db) =>
+    db
+      .select()
+      .from(taskLists)
+      .where(eq(taskLists.boardId, sql.placeholder('boardId')))
+      .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id))
+      .prepare('board_lists'),
+  ),
+  /** The live tasks of the lists `ids`, in board order. */
+  taskIds: preparedQuery((db) =>
+    db
+      .select({ id: tasks.id, listId: tasks.listId })
+      .from(tasks)
+      .where(and(anyUuidPlaceholder(tasks.listId, 'ids'), isNull(tasks.archivedAt)))
+      .orderBy(...byBoardOrder)
+      .prepare('board_task_ids'),
+  ),
+  owners: preparedQuery((db) =>
+    db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(anyUuidPlaceholder(users.id, 'ids'))
+      .prepare('board_list_owners'),
+  ),
+};
+
 /** A board's lists in board order, each with its board tasks. */
 export async function listTaskListsOfBoard(ctx: AppContext, boardId: string): Promise<TaskListView[]> {
-  const lists = await ctx.db
-    .select()
-    .from(taskLists)
-    .where(eq(taskLists.boardId, boardId))
-    .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id));
+  const lists = await boardReads.lists(ctx.db).execute({ boardId });
   if (lists.length === 0) return [];
-  const ids = await ctx.db
-    .select({ id: tasks.id, listId: tasks.listId })
-    .from(tasks)
-    .where(
-      and(
-        inArray(
-          tasks.listId,
-          lists.map((l) => l.id),
-        ),
-        isNull(tasks.archivedAt),
-      ),
-    )
-    .orderBy(...byBoardOrder);
+  const ids = await boardReads.taskIds(ctx.db).execute({ ids: uuidArrayLiteral(lists.map((l) => l.id)) });
   const ownerIds = [...new Set(lists.map((l) => l.ownerId))];
   const [owners, views] = await Promise.all([
-    ctx.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ownerIds)),
+    boardReads.owners(ctx.db).execute({ ids: uuidArrayLiteral(ownerIds) }),
     taskViews(
       ctx,
       ids.map((r) => r.id),

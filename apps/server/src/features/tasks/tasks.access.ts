@@ -3,6 +3,7 @@ import { TASK_MESSAGES, type TaskNotificationKind } from '@cohort/shared/tasks';
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { taskAssignees, taskBoards, taskLists, taskNotifications, tasks, users } from '../../db/schema.ts';
 import { forbidden, HttpError, notFound } from '../../http/errors.ts';
 import {
@@ -117,9 +118,17 @@ export function authorizeBoard(role: BoardRole, action: BoardAction): void {
   if (!boardRoleCan(role, action)) throw forbidden();
 }
 
+const personalBoardOf = preparedQuery((db) =>
+  db
+    .select()
+    .from(taskBoards)
+    .where(eq(taskBoards.ownerId, sql.placeholder('userId')))
+    .prepare('personal_board_of'),
+);
+
 /** The user's personal board, created on first use (one per user: a unique index settles races). */
 export async function ensurePersonalBoard(ctx: AppContext, userId: string): Promise<BoardRow> {
-  const [existing] = await ctx.db.select().from(taskBoards).where(eq(taskBoards.ownerId, userId));
+  const [existing] = await personalBoardOf(ctx.db).execute({ userId });
   if (existing) return existing;
   await ctx.db
     .insert(taskBoards)
@@ -154,6 +163,15 @@ export async function bumpBoard(tx: Tx, scope: BoardScope): Promise<number> {
   return row.rev;
 }
 
+const taskListWithBoard = preparedQuery((db) =>
+  db
+    .select({ list: taskLists, board: taskBoards })
+    .from(taskLists)
+    .innerJoin(taskBoards, eq(taskBoards.id, taskLists.boardId))
+    .where(eq(taskLists.id, sql.placeholder('taskListId')))
+    .prepare('task_list_with_board'),
+);
+
 /** The list `taskListId` on a board the caller can see, with their role there, or 404. */
 export async function loadTaskListForUser(
   ctx: AppContext,
@@ -161,11 +179,7 @@ export async function loadTaskListForUser(
   taskListId: string,
 ): Promise<ListAccess> {
   if (!isUuid(taskListId)) throw taskListNotFound();
-  const [row] = await ctx.db
-    .select({ list: taskLists, board: taskBoards })
-    .from(taskLists)
-    .innerJoin(taskBoards, eq(taskBoards.id, taskLists.boardId))
-    .where(eq(taskLists.id, taskListId));
+  const [row] = await taskListWithBoard(ctx.db).execute({ taskListId });
   const board = row ? await boardAccessOf(ctx, caller, row.board) : null;
   if (!row || !board) throw taskListNotFound();
   return { list: row.list, board };

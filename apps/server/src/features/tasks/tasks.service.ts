@@ -15,7 +15,8 @@ import {
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { anyUuid, uuidArray } from '../../db/any-uuid.ts';
+import { anyUuidPlaceholder, uuidArray, uuidArrayLiteral } from '../../db/any-uuid.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import {
   taskActivity,
   taskAssignees,
@@ -63,6 +64,78 @@ export interface TaskView {
 // ---------------------------------------------------------------------------------------------------
 // Reads (batched: a fixed number of queries whatever the number of tasks)
 
+/**
+ * The reads behind taskViews, for the tasks of the `ids` placeholder (a `uuidArrayLiteral`): every
+ * board and list opens with them, so each is built once (db/prepared.ts).
+ */
+const taskViewReads = {
+  rows: preparedQuery((db) =>
+    db
+      .select({ task: tasks, boardId: taskLists.boardId, ownerEmail: users.email })
+      .from(tasks)
+      .innerJoin(taskLists, eq(taskLists.id, tasks.listId))
+      .innerJoin(users, eq(users.id, tasks.ownerId))
+      .where(anyUuidPlaceholder(tasks.id, 'ids'))
+      .prepare('task_views_tasks'),
+  ),
+  labels: preparedQuery((db) =>
+    db
+      .select()
+      .from(taskLabels)
+      .where(anyUuidPlaceholder(taskLabels.taskId, 'ids'))
+      .orderBy(asc(taskLabels.createdAt), asc(taskLabels.label))
+      .prepare('task_views_labels'),
+  ),
+  checklist: preparedQuery((db) =>
+    db
+      .select()
+      .from(taskChecklistItems)
+      .where(anyUuidPlaceholder(taskChecklistItems.taskId, 'ids'))
+      .orderBy(asc(taskChecklistItems.position), asc(taskChecklistItems.id))
+      .prepare('task_views_checklist'),
+  ),
+  assignees: preparedQuery((db) =>
+    db
+      .select({ taskId: taskAssignees.taskId, ...person })
+      .from(taskAssignees)
+      .innerJoin(users, eq(users.id, taskAssignees.userId))
+      .where(anyUuidPlaceholder(taskAssignees.taskId, 'ids'))
+      .orderBy(asc(taskAssignees.createdAt), asc(users.email))
+      .prepare('task_views_assignees'),
+  ),
+  comments: preparedQuery((db) =>
+    db
+      .select({ comment: taskComments, user: person })
+      .from(taskComments)
+      .innerJoin(users, eq(users.id, taskComments.userId))
+      .where(anyUuidPlaceholder(taskComments.taskId, 'ids'))
+      .orderBy(asc(taskComments.createdAt), asc(taskComments.id))
+      .prepare('task_views_comments'),
+  ),
+  activity: preparedQuery((db) =>
+    db
+      .select({ entry: taskActivity, user: person })
+      .from(taskActivity)
+      .leftJoin(users, eq(users.id, taskActivity.userId))
+      .where(anyUuidPlaceholder(taskActivity.taskId, 'ids'))
+      .orderBy(desc(taskActivity.createdAt), desc(taskActivity.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('task_views_activity'),
+  ),
+};
+
+export const byBoardOrder = [asc(tasks.position), asc(tasks.createdAt), asc(tasks.id)];
+
+/** The live tasks of a list, in board order. */
+const taskIdsOfList = preparedQuery((db) =>
+  db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(and(eq(tasks.listId, sql.placeholder('listId')), isNull(tasks.archivedAt)))
+    .orderBy(...byBoardOrder)
+    .prepare('task_ids_of_list'),
+);
+
 /** Full views of the given tasks, in the given order; activity only when asked for. */
 export async function taskViews(
   ctx: AppContext,
@@ -71,44 +144,18 @@ export async function taskViews(
 ): Promise<TaskView[]> {
   if (taskIds.length === 0) return [];
   const db = ctx.db;
+  const ids = { ids: uuidArrayLiteral(taskIds) };
   const [rows, labels, checklist, assignees, comments, activity, attachments] = await Promise.all([
-    db
-      .select({ task: tasks, boardId: taskLists.boardId, ownerEmail: users.email })
-      .from(tasks)
-      .innerJoin(taskLists, eq(taskLists.id, tasks.listId))
-      .innerJoin(users, eq(users.id, tasks.ownerId))
-      .where(anyUuid(tasks.id, taskIds)),
-    db
-      .select()
-      .from(taskLabels)
-      .where(anyUuid(taskLabels.taskId, taskIds))
-      .orderBy(asc(taskLabels.createdAt), asc(taskLabels.label)),
-    db
-      .select()
-      .from(taskChecklistItems)
-      .where(anyUuid(taskChecklistItems.taskId, taskIds))
-      .orderBy(asc(taskChecklistItems.position), asc(taskChecklistItems.id)),
-    db
-      .select({ taskId: taskAssignees.taskId, ...person })
-      .from(taskAssignees)
-      .innerJoin(users, eq(users.id, taskAssignees.userId))
-      .where(anyUuid(taskAssignees.taskId, taskIds))
-      .orderBy(asc(taskAssignees.createdAt), asc(users.email)),
-    db
-      .select({ comment: taskComments, user: person })
-      .from(taskComments)
-      .innerJoin(users, eq(users.id, taskComments.userId))
-      .where(anyUuid(taskComments.taskId, taskIds))
-      .orderBy(asc(taskComments.createdAt), asc(taskComments.id)),
+    taskViewReads.rows(db).execute(ids),
+    taskViewReads.labels(db).execute(ids),
+    taskViewReads.checklist(db).execute(ids),
+    taskViewReads.assignees(db).execute(ids),
+    taskViewReads.comments(db).execute(ids),
     opts.activity
-      ? db
-          .select({ entry: taskActivity, user: person })
-          .from(taskActivity)
-          .leftJoin(users, eq(users.id, taskActivity.userId))
-          .where(anyUuid(taskActivity.taskId, taskIds))
+      ? taskViewReads
+          .activity(db)
           // Only one task's detail asks for it: its newest entries, a bounded list however busy it was.
-          .orderBy(desc(taskActivity.createdAt), desc(taskActivity.id))
-          .limit(TASK_ACTIVITY_SHOWN * taskIds.length)
+          .execute({ ...ids, limit: TASK_ACTIVITY_SHOWN * taskIds.length })
           .then((rows) => rows.reverse())
       : Promise.resolve([]),
     filesOfTasks(ctx, taskIds),
@@ -150,20 +197,13 @@ export async function getTaskDetail(ctx: AppContext, taskId: string): Promise<Ta
   return view;
 }
 
-export const byBoardOrder = [asc(tasks.position), asc(tasks.createdAt), asc(tasks.id)];
-
-async function taskIdsWhere(ctx: AppContext, where: ReturnType<typeof and>) {
-  const rows = await ctx.db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(where)
-    .orderBy(...byBoardOrder);
-  return rows.map((r) => r.id);
-}
-
 /** The board's tasks of one list (archived ones left out), in board order. */
 export async function listTasksOfList(ctx: AppContext, listId: string) {
-  return taskViews(ctx, await taskIdsWhere(ctx, and(eq(tasks.listId, listId), isNull(tasks.archivedAt))));
+  const rows = await taskIdsOfList(ctx.db).execute({ listId });
+  return taskViews(
+    ctx,
+    rows.map((r) => r.id),
+  );
 }
 
 /** Every task on the lists of one board (archived ones left out, or only them). */

@@ -3,6 +3,7 @@ import { WORKSPACE_MESSAGES, type WorkspaceRole } from '@cohort/shared/workspace
 import { and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { rowsOf } from '../../db/client.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { channelMembers, channels, users, workspaceMembers, workspaces } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { canReadChannel } from './workspaces.policy.ts';
@@ -129,6 +130,70 @@ export const sharesWorkspaceSql = (
   where acc_mine.user_id = ${userId} and acc_theirs.user_id = ${otherId})`;
 
 /**
+ * The workspace named by the `key` placeholder: its name in any case, or (`byId`, only when the key
+ * is a UUID) also its id.
+ */
+function workspaceKeyMatches(byId: boolean) {
+  const key = sql.placeholder('key');
+  const byName = sql`lower(${workspaces.name}) = lower(${key})`;
+  return byId ? or(eq(workspaces.id, key), byName) : byName;
+}
+
+/** The join to the caller's (the `callerId` placeholder's) membership row. */
+const callerIsMember = and(
+  eq(workspaceMembers.workspaceId, workspaces.id),
+  eq(workspaceMembers.userId, sql.placeholder('callerId')),
+);
+
+/** The caller's membership of the workspace, for each way of naming it (see workspaceKeyMatches). */
+const workspaceOfCallerQuery = (byId: boolean) =>
+  preparedQuery((db) =>
+    db
+      .select({ workspace: workspaces, role: workspaceMembers.role, twoFactor: callerHasTwoFactor })
+      .from(workspaces)
+      .innerJoin(workspaceMembers, callerIsMember)
+      .innerJoin(users, eq(users.id, workspaceMembers.userId))
+      .where(workspaceKeyMatches(byId))
+      .limit(2)
+      .prepare(byId ? 'workspace_of_caller_by_id' : 'workspace_of_caller_by_name'),
+  );
+const workspaceOfCaller = { name: workspaceOfCallerQuery(false), idOrName: workspaceOfCallerQuery(true) };
+
+/**
+ * One round trip for the workspace, the caller's role, the channel and the caller's listing in it:
+ * this runs on every history read, join and first send (bench/load.ts).
+ */
+const channelOfCallerQuery = (byId: boolean) =>
+  preparedQuery((db) =>
+    db
+      .select({
+        workspace: workspaces,
+        role: workspaceMembers.role,
+        twoFactor: callerHasTwoFactor,
+        channel: channels,
+        memberId: channelMembers.userId,
+      })
+      .from(workspaces)
+      .innerJoin(workspaceMembers, callerIsMember)
+      .innerJoin(users, eq(users.id, workspaceMembers.userId))
+      .leftJoin(
+        channels,
+        and(eq(channels.workspaceId, workspaces.id), eq(channels.id, sql.placeholder('channelId'))),
+      )
+      .leftJoin(
+        channelMembers,
+        and(
+          eq(channelMembers.channelId, channels.id),
+          eq(channelMembers.userId, sql.placeholder('callerId')),
+        ),
+      )
+      .where(workspaceKeyMatches(byId))
+      .limit(2)
+      .prepare(byId ? 'channel_of_caller_by_id' : 'channel_of_caller_by_name'),
+  );
+const channelOfCaller = { name: channelOfCallerQuery(false), idOrName: channelOfCallerQuery(true) };
+
+/**
  * The workspace named `workspaceNameOrId` (its name in any case, or its id) with the caller's role,
  * or 404 when it does not exist or the caller is not a member.
  */
@@ -141,17 +206,10 @@ export async function loadWorkspaceForUser(
 ): Promise<WorkspaceAccess> {
   const key = workspaceNameOrId.trim();
   if (!key) throw workspaceNotFound();
-  const byName = sql`lower(${workspaces.name}) = lower(${key})`;
-  const rows = await ctx.db
-    .select({ workspace: workspaces, role: workspaceMembers.role, twoFactor: callerHasTwoFactor })
-    .from(workspaces)
-    .innerJoin(
-      workspaceMembers,
-      and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, caller.id)),
-    )
-    .innerJoin(users, eq(users.id, workspaceMembers.userId))
-    .where(isUuid(key) ? or(eq(workspaces.id, key), byName) : byName)
-    .limit(2);
+  const rows = await workspaceOfCaller[isUuid(key) ? 'idOrName' : 'name'](ctx.db).execute({
+    key,
+    callerId: caller.id,
+  });
   // A workspace may be named like another one's id: the id wins.
   const row = rows.find((r) => r.workspace.id === key.toLowerCase()) ?? rows[0];
   if (!row) throw workspaceNotFound();
@@ -187,32 +245,13 @@ export async function loadChannelForUser(
     await loadWorkspaceForUser(ctx, caller, workspaceNameOrId);
     throw channelNotFound();
   }
-  // One round trip for the workspace, the caller's role, the channel and the caller's listing in
-  // it: this runs on every history read, join and first send (bench/load.ts).
   const key = workspaceNameOrId.trim();
   if (!key) throw workspaceNotFound();
-  const byName = sql`lower(${workspaces.name}) = lower(${key})`;
-  const rows = await ctx.db
-    .select({
-      workspace: workspaces,
-      role: workspaceMembers.role,
-      twoFactor: callerHasTwoFactor,
-      channel: channels,
-      memberId: channelMembers.userId,
-    })
-    .from(workspaces)
-    .innerJoin(
-      workspaceMembers,
-      and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.userId, caller.id)),
-    )
-    .innerJoin(users, eq(users.id, workspaceMembers.userId))
-    .leftJoin(channels, and(eq(channels.workspaceId, workspaces.id), eq(channels.id, channelId)))
-    .leftJoin(
-      channelMembers,
-      and(eq(channelMembers.channelId, channels.id), eq(channelMembers.userId, caller.id)),
-    )
-    .where(isUuid(key) ? or(eq(workspaces.id, key), byName) : byName)
-    .limit(2);
+  const rows = await channelOfCaller[isUuid(key) ? 'idOrName' : 'name'](ctx.db).execute({
+    key,
+    callerId: caller.id,
+    channelId,
+  });
   // A workspace may be named like another one's id: the id wins (as in loadWorkspaceForUser).
   const row = rows.find((r) => r.workspace.id === key.toLowerCase()) ?? rows[0];
   if (!row) throw workspaceNotFound();
