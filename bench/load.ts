@@ -205,7 +205,9 @@ async function gcCounts(url: string): Promise<{ major: number; minor: number }> 
   const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.text();
   const count = (kind: string) =>
-    Number(text.match(new RegExp(`^nodejs_gc_duration_seconds_count\\{kind="${kind}"\\} (\\d+)`, 'm'))?.[1] ?? 0);
+    Number(
+      text.match(new RegExp(`^nodejs_gc_duration_seconds_count\\{kind="${kind}"\\} (\\d+)`, 'm'))?.[1] ?? 0,
+    );
   return { major: count('major'), minor: count('minor') };
 }
 
