@@ -9,7 +9,7 @@ import {
 } from '@cohort/shared/pins';
 import { sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { channelPins } from '../../db/schema.ts';
@@ -163,10 +163,14 @@ describe('pinning a message', () => {
 
     // Announcements cannot be pinned.
     await api.patch(chUrl(channel._id), admin, { topic: 'a topic' });
-    const history = (await api.get(chUrl(channel._id, '/messages'), admin)).json() as ChannelMessage[];
-    const system = history.find((m) => m.kind === 'system');
-    expect(system).toBeDefined();
-    const sys = await api.put(pinUrl(channel._id, system?._id ?? ''), admin);
+    // The announcement is stored by the channelChanged listener, after the PATCH has answered.
+    const system = await vi.waitFor(async () => {
+      const history = (await api.get(chUrl(channel._id, '/messages'), admin)).json() as ChannelMessage[];
+      const found = history.find((m) => m.kind === 'system');
+      if (!found) throw new Error('the topic is not announced yet');
+      return found;
+    });
+    const sys = await api.put(pinUrl(channel._id, system._id), admin);
     expect([sys.statusCode, sys.json()]).toEqual([400, { message: PIN_MESSAGES.notPinnable }]);
 
     // Archived: read-only, pins included (the list stays readable).
