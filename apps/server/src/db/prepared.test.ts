@@ -8,38 +8,44 @@ import { preparedQuery } from './prepared.ts';
 import { users } from './schema.ts';
 
 describe('preparedQuery', () => {
-  it('builds a query once per database, and apart for each database', () => {
+  it('builds a query once per database, and apart for each database, under its name', () => {
     let builds = 0;
-    const query = preparedQuery((db) => {
+    const query = preparedQuery('prepared_test_builds', (db) => {
       builds += 1;
-      return { db };
+      return { prepare: (name: string) => ({ db, name }) };
     });
     const first = {} as Db;
     const second = {} as Db;
     expect(query(first)).toBe(query(first));
     expect(builds).toBe(1);
-    expect(query(second).db).toBe(second);
+    expect(query(second)).toEqual({ db: second, name: 'prepared_test_builds' });
     expect(builds).toBe(2);
+  });
+
+  it('refuses a name already given (PostgreSQL would refuse the second statement)', () => {
+    const build = () => ({ prepare: () => ({}) });
+    preparedQuery('prepared_test_twice', build);
+    expect(() => preparedQuery('prepared_test_twice', build)).toThrow(
+      'preparedQuery: the name prepared_test_twice is already used',
+    );
   });
 
   describe('on the database', () => {
     let database: Database;
     const ids = Array.from({ length: 12 }, () => randomUUID());
-    const byEmail = preparedQuery((db) =>
+    const byEmail = preparedQuery('prepared_test_by_email', (db) =>
       db
         .select({ id: users.id })
         .from(users)
-        .where(sql`${users.email} = ${sql.placeholder('email')}`)
-        .prepare('prepared_test_by_email'),
+        .where(sql`${users.email} = ${sql.placeholder('email')}`),
     );
-    const byIds = preparedQuery((db) =>
+    const byIds = preparedQuery('prepared_test_by_ids', (db) =>
       db
         .select({ id: users.id })
         .from(users)
         .where(anyUuidPlaceholder(users.id, 'ids'))
         .orderBy(asc(users.email))
-        .limit(sql.placeholder('limit'))
-        .prepare('prepared_test_by_ids'),
+        .limit(sql.placeholder('limit')),
     );
 
     beforeAll(async () => {

@@ -1,19 +1,27 @@
 import type { Db } from './client.ts';
 
+/** Every name given so far: PostgreSQL refuses one name for two statements on a connection. */
+const names = new Set<string>();
+
 /**
  * A query built once per database, then run with `sql.placeholder` values. drizzle otherwise builds
  * a statement's SQL text and result mapping again on every call: on a busy node that was about 45 %
  * of everything allocated (docs/performance.md, "Session 18"), and the major collections it drove
- * are what failed the two-node steps. The name given to `.prepare(name)` also makes it a
- * server-side prepared statement on PostgreSQL (parsed and planned once per connection); it must be
- * unique. Only for hot queries whose shape never depends on the call.
+ * are what failed the two-node steps. `name` also makes it a server-side prepared statement on
+ * PostgreSQL (parsed and planned once per connection); a name used twice throws when the module
+ * loads. Only for hot queries whose shape never depends on the call (decision 0012).
  */
-export function preparedQuery<Q>(build: (db: Db) => Q): (db: Db) => Q {
+export function preparedQuery<Q>(
+  name: string,
+  build: (db: Db) => { prepare(name: string): Q },
+): (db: Db) => Q {
+  if (names.has(name)) throw new Error(`preparedQuery: the name ${name} is already used`);
+  names.add(name);
   const built = new WeakMap<Db, Q>();
   return (db) => {
     let query = built.get(db);
     if (query === undefined) {
-      query = build(db);
+      query = build(db).prepare(name);
       built.set(db, query);
     }
     return query;

@@ -66,7 +66,7 @@ export async function createSession(
 }
 
 /** The live session of a token hash with its user: every HTTP request and socket connection asks. */
-const sessionByTokenHash = preparedQuery((db) =>
+const sessionByTokenHash = preparedQuery('session_by_token_hash', (db) =>
   db
     .select({
       sessionId: sessions.id,
@@ -88,8 +88,7 @@ const sessionByTokenHash = preparedQuery((db) =>
         gt(sessions.expiresAt, sql.placeholder('now')),
       ),
     )
-    .limit(1)
-    .prepare('session_by_token_hash'),
+    .limit(1),
 );
 
 /** Resolves a token (cookie or Bearer) to its user, sliding the expiry; null when invalid. */

@@ -284,12 +284,11 @@ export async function withReactions(ctx: AppContext, rows: MessageRow[]): Promis
 }
 
 /** The newest `limit` messages of a channel, newest first: the page every channel opens on. */
-const newestChannelMessages = preparedQuery((db) =>
+const newestChannelMessages = preparedQuery('newest_channel_messages', (db) =>
   selectChannelMessagesFrom(db)
     .where(eq(channelMessages.channelId, sql.placeholder('channelId')))
     .orderBy(desc(channelMessages.seq))
-    .limit(sql.placeholder('limit'))
-    .prepare('newest_channel_messages'),
+    .limit(sql.placeholder('limit')),
 );
 
 /**

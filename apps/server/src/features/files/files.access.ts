@@ -59,13 +59,12 @@ export async function attachFiles(
 
 /** The files of the messages `ids`, oldest first, per conversation kind. */
 const filesOfQuery = (kind: MessageKind) =>
-  preparedQuery((db) =>
+  preparedQuery(`files_of_${kind}_messages`, (db) =>
     db
       .select()
       .from(files)
       .where(anyUuidPlaceholder(linkColumn(kind), 'ids'))
-      .orderBy(asc(files.createdAt), asc(files.id))
-      .prepare(`files_of_${kind}_messages`),
+      .orderBy(asc(files.createdAt), asc(files.id)),
   );
 const filesOf = { channel: filesOfQuery('channel'), direct: filesOfQuery('direct') };
 
@@ -171,14 +170,13 @@ export interface TaskFile {
   createdAt: Date;
 }
 
-const filesOfTasksQuery = preparedQuery((db) =>
+const filesOfTasksQuery = preparedQuery('files_of_tasks', (db) =>
   db
     .select({ taskId: taskAttachments.taskId, createdAt: taskAttachments.createdAt, file: files })
     .from(taskAttachments)
     .innerJoin(files, eq(files.id, taskAttachments.fileId))
     .where(anyUuidPlaceholder(taskAttachments.taskId, 'ids'))
-    .orderBy(asc(taskAttachments.createdAt), asc(files.id))
-    .prepare('files_of_tasks'),
+    .orderBy(asc(taskAttachments.createdAt), asc(files.id)),
 );
 
 /** The files on each of these tasks, oldest first. */

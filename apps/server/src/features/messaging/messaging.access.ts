@@ -51,7 +51,7 @@ const reactionTable = (kind: MessageKind) =>
 
 /** The reactions of the messages `ids` with who reacted, in reaction order, per conversation kind. */
 const reactionsOfQuery = (kind: MessageKind) =>
-  preparedQuery((db) => {
+  preparedQuery(`reactions_of_${kind}_messages`, (db) => {
     const table = reactionTable(kind);
     return db
       .select({
@@ -65,8 +65,7 @@ const reactionsOfQuery = (kind: MessageKind) =>
       .from(table)
       .innerJoin(users, eq(users.id, table.userId))
       .where(anyUuidPlaceholder(table.messageId, 'ids'))
-      .orderBy(asc(table.createdAt))
-      .prepare(`reactions_of_${kind}_messages`);
+      .orderBy(asc(table.createdAt));
   });
 const reactionsOf = { channel: reactionsOfQuery('channel'), direct: reactionsOfQuery('direct') };
 

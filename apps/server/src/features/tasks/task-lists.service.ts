@@ -35,29 +35,23 @@ export async function taskListView(ctx: AppContext, list: TaskListRow): Promise<
 
 /** The reads behind a board's lists, built once (db/prepared.ts): every board opens with them. */
 const boardReads = {
-  lists: preparedQuery((db) =>
+  lists: preparedQuery('board_lists', (db) =>
     db
       .select()
       .from(taskLists)
       .where(eq(taskLists.boardId, sql.placeholder('boardId')))
-      .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id))
-      .prepare('board_lists'),
+      .orderBy(asc(taskLists.position), asc(taskLists.createdAt), asc(taskLists.id)),
   ),
   /** The live tasks of the lists `ids`, in board order. */
-  taskIds: preparedQuery((db) =>
+  taskIds: preparedQuery('board_task_ids', (db) =>
     db
       .select({ id: tasks.id, listId: tasks.listId })
       .from(tasks)
       .where(and(anyUuidPlaceholder(tasks.listId, 'ids'), isNull(tasks.archivedAt)))
-      .orderBy(...byBoardOrder)
-      .prepare('board_task_ids'),
+      .orderBy(...byBoardOrder),
   ),
-  owners: preparedQuery((db) =>
-    db
-      .select({ id: users.id, email: users.email })
-      .from(users)
-      .where(anyUuidPlaceholder(users.id, 'ids'))
-      .prepare('board_list_owners'),
+  owners: preparedQuery('board_list_owners', (db) =>
+    db.select({ id: users.id, email: users.email }).from(users).where(anyUuidPlaceholder(users.id, 'ids')),
   ),
 };
 

@@ -118,12 +118,11 @@ export function authorizeBoard(role: BoardRole, action: BoardAction): void {
   if (!boardRoleCan(role, action)) throw forbidden();
 }
 
-const personalBoardOf = preparedQuery((db) =>
+const personalBoardOf = preparedQuery('personal_board_of', (db) =>
   db
     .select()
     .from(taskBoards)
-    .where(eq(taskBoards.ownerId, sql.placeholder('userId')))
-    .prepare('personal_board_of'),
+    .where(eq(taskBoards.ownerId, sql.placeholder('userId'))),
 );
 
 /** The user's personal board, created on first use (one per user: a unique index settles races). */
@@ -163,13 +162,12 @@ export async function bumpBoard(tx: Tx, scope: BoardScope): Promise<number> {
   return row.rev;
 }
 
-const taskListWithBoard = preparedQuery((db) =>
+const taskListWithBoard = preparedQuery('task_list_with_board', (db) =>
   db
     .select({ list: taskLists, board: taskBoards })
     .from(taskLists)
     .innerJoin(taskBoards, eq(taskBoards.id, taskLists.boardId))
-    .where(eq(taskLists.id, sql.placeholder('taskListId')))
-    .prepare('task_list_with_board'),
+    .where(eq(taskLists.id, sql.placeholder('taskListId'))),
 );
 
 /** The list `taskListId` on a board the caller can see, with their role there, or 404. */

@@ -69,71 +69,64 @@ export interface TaskView {
  * board and list opens with them, so each is built once (db/prepared.ts).
  */
 const taskViewReads = {
-  rows: preparedQuery((db) =>
+  rows: preparedQuery('task_views_tasks', (db) =>
     db
       .select({ task: tasks, boardId: taskLists.boardId, ownerEmail: users.email })
       .from(tasks)
       .innerJoin(taskLists, eq(taskLists.id, tasks.listId))
       .innerJoin(users, eq(users.id, tasks.ownerId))
-      .where(anyUuidPlaceholder(tasks.id, 'ids'))
-      .prepare('task_views_tasks'),
+      .where(anyUuidPlaceholder(tasks.id, 'ids')),
   ),
-  labels: preparedQuery((db) =>
+  labels: preparedQuery('task_views_labels', (db) =>
     db
       .select()
       .from(taskLabels)
       .where(anyUuidPlaceholder(taskLabels.taskId, 'ids'))
-      .orderBy(asc(taskLabels.createdAt), asc(taskLabels.label))
-      .prepare('task_views_labels'),
+      .orderBy(asc(taskLabels.createdAt), asc(taskLabels.label)),
   ),
-  checklist: preparedQuery((db) =>
+  checklist: preparedQuery('task_views_checklist', (db) =>
     db
       .select()
       .from(taskChecklistItems)
       .where(anyUuidPlaceholder(taskChecklistItems.taskId, 'ids'))
-      .orderBy(asc(taskChecklistItems.position), asc(taskChecklistItems.id))
-      .prepare('task_views_checklist'),
+      .orderBy(asc(taskChecklistItems.position), asc(taskChecklistItems.id)),
   ),
-  assignees: preparedQuery((db) =>
+  assignees: preparedQuery('task_views_assignees', (db) =>
     db
       .select({ taskId: taskAssignees.taskId, ...person })
       .from(taskAssignees)
       .innerJoin(users, eq(users.id, taskAssignees.userId))
       .where(anyUuidPlaceholder(taskAssignees.taskId, 'ids'))
-      .orderBy(asc(taskAssignees.createdAt), asc(users.email))
-      .prepare('task_views_assignees'),
+      .orderBy(asc(taskAssignees.createdAt), asc(users.email)),
   ),
-  comments: preparedQuery((db) =>
+  comments: preparedQuery('task_views_comments', (db) =>
     db
       .select({ comment: taskComments, user: person })
       .from(taskComments)
       .innerJoin(users, eq(users.id, taskComments.userId))
       .where(anyUuidPlaceholder(taskComments.taskId, 'ids'))
-      .orderBy(asc(taskComments.createdAt), asc(taskComments.id))
-      .prepare('task_views_comments'),
+      .orderBy(asc(taskComments.createdAt), asc(taskComments.id)),
   ),
-  activity: preparedQuery((db) =>
+  activity: preparedQuery('task_views_activity', (db) =>
     db
       .select({ entry: taskActivity, user: person })
       .from(taskActivity)
       .leftJoin(users, eq(users.id, taskActivity.userId))
       .where(anyUuidPlaceholder(taskActivity.taskId, 'ids'))
       .orderBy(desc(taskActivity.createdAt), desc(taskActivity.id))
-      .limit(sql.placeholder('limit'))
-      .prepare('task_views_activity'),
+      .limit(sql.placeholder('limit')),
   ),
 };
 
 export const byBoardOrder = [asc(tasks.position), asc(tasks.createdAt), asc(tasks.id)];
 
 /** The live tasks of a list, in board order. */
-const taskIdsOfList = preparedQuery((db) =>
+const taskIdsOfList = preparedQuery('task_ids_of_list', (db) =>
   db
     .select({ id: tasks.id })
     .from(tasks)
     .where(and(eq(tasks.listId, sql.placeholder('listId')), isNull(tasks.archivedAt)))
-    .orderBy(...byBoardOrder)
-    .prepare('task_ids_of_list'),
+    .orderBy(...byBoardOrder),
 );
 
 /** Full views of the given tasks, in the given order; activity only when asked for. */

@@ -147,15 +147,14 @@ const callerIsMember = and(
 
 /** The caller's membership of the workspace, for each way of naming it (see workspaceKeyMatches). */
 const workspaceOfCallerQuery = (byId: boolean) =>
-  preparedQuery((db) =>
+  preparedQuery(byId ? 'workspace_of_caller_by_id' : 'workspace_of_caller_by_name', (db) =>
     db
       .select({ workspace: workspaces, role: workspaceMembers.role, twoFactor: callerHasTwoFactor })
       .from(workspaces)
       .innerJoin(workspaceMembers, callerIsMember)
       .innerJoin(users, eq(users.id, workspaceMembers.userId))
       .where(workspaceKeyMatches(byId))
-      .limit(2)
-      .prepare(byId ? 'workspace_of_caller_by_id' : 'workspace_of_caller_by_name'),
+      .limit(2),
   );
 const workspaceOfCaller = { name: workspaceOfCallerQuery(false), idOrName: workspaceOfCallerQuery(true) };
 
@@ -164,7 +163,7 @@ const workspaceOfCaller = { name: workspaceOfCallerQuery(false), idOrName: works
  * this runs on every history read, join and first send (bench/load.ts).
  */
 const channelOfCallerQuery = (byId: boolean) =>
-  preparedQuery((db) =>
+  preparedQuery(byId ? 'channel_of_caller_by_id' : 'channel_of_caller_by_name', (db) =>
     db
       .select({
         workspace: workspaces,
@@ -188,8 +187,7 @@ const channelOfCallerQuery = (byId: boolean) =>
         ),
       )
       .where(workspaceKeyMatches(byId))
-      .limit(2)
-      .prepare(byId ? 'channel_of_caller_by_id' : 'channel_of_caller_by_name'),
+      .limit(2),
   );
 const channelOfCaller = { name: channelOfCallerQuery(false), idOrName: channelOfCallerQuery(true) };
 
