@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
 
 /** Every name given so far: PostgreSQL refuses one name for two statements on a connection. */
@@ -26,4 +28,18 @@ export function preparedQuery<Q>(
     }
     return query;
   };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Hand-written SQL (what `db.execute(sql`…`)` runs), prepared the same way: for hot writes that
+ * drizzle's builders cannot express, such as the one statement that stores a message. Planning
+ * that statement cost PostgreSQL as much as running it (docs/performance.md, "Session 20").
+ * `execute(values)` answers what `db.execute` answers (`rowsOf` reads it).
+ */
+export function preparedSql(name: string, build: () => SQL) {
+  return preparedQuery(name, (db) => ({
+    prepare: (as: string) => db._.session.prepareQuery(dialect.sqlToQuery(build()), undefined, as, false),
+  }));
 }

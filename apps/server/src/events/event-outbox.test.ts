@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mentionMarkup } from '@cohort/shared/notifications';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import type { Db } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
 import { eventOutbox } from '../db/schema.ts';
 import { emitMessageCreated } from '../features/chat/chat.events.ts';
-import { CHAT_ROLES } from '../features/chat/chat.policy.ts';
 import { postChannelMessage } from '../features/chat/chat.service.ts';
 import { storeDirectMessage } from '../features/direct/direct.service.ts';
 import { client, createChannel, createWorkspace, wsUrl } from '../features/workspaces/test-fixtures.ts';
@@ -87,7 +90,6 @@ describe('event outbox', () => {
         { id: ann.id, email: ann.email, firstName: 'Ann', lastName: 'T' },
         { channelId: channel._id, workspaceId: ws._id },
         { clientId: randomUUID(), content },
-        CHAT_ROLES,
       );
     /** Statements the database ran while `run` ran. */
     async function statementsOf(run: () => Promise<unknown>) {
@@ -130,5 +132,42 @@ describe('event outbox', () => {
       expect(await pending()).toBe(0);
       expect((await notificationsOf(bob, word)).map((n) => n.kind)).toEqual(['mention']);
     });
+
+    // Planning the statement cost PostgreSQL as much as running it (docs/performance.md, "Session 20").
+    it.skipIf(process.env.COHORT_TEST_DB !== 'postgres')(
+      'is planned once per connection on PostgreSQL: the message statements are prepared',
+      async () => {
+        // One connection of the pool, so that its prepared statements can be read back.
+        const connection = await (t.database.db as unknown as { $client: pg.Pool }).$client.connect();
+        try {
+          const ctx = { ...t.ctx, db: drizzle({ client: connection, schema }) as unknown as Db };
+          // Runs of each prepared statement on this connection (earlier tests may have used it too).
+          const runs = async () => {
+            const { rows } = await connection.query<{ name: string; runs: string }>(
+              `select name, generic_plans + custom_plans as runs from pg_prepared_statements
+               where name like '%message%'`,
+            );
+            return new Map(rows.map((r) => [r.name, Number(r.runs)]));
+          };
+          const before = await runs();
+          const target = { channelId: channel._id, workspaceId: ws._id };
+          const sender = { id: ann.id, email: ann.email, firstName: 'Ann', lastName: 'T' };
+          for (const content of ['one', 'two', `hi ${mentionMarkup('Bob', bob.email)}`, 'three']) {
+            expect(
+              await postChannelMessage(ctx, sender, target, { clientId: randomUUID(), content }),
+            ).not.toBeNull();
+          }
+          const party = (u: TestUser) => ({ id: u.id, email: u.email });
+          await storeDirectMessage(ctx, party(ann), party(bob), { clientId: randomUUID(), content: 'dm' });
+          const after = await runs();
+          const added = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+          expect(added('post_channel_message')).toBe(3);
+          expect(added('post_channel_message_notifying')).toBe(1);
+          expect(added('store_direct_message')).toBe(1);
+        } finally {
+          connection.release();
+        }
+      },
+    );
   });
 });

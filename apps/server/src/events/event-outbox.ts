@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { PollingDrainer } from '../db/polling-drainer.ts';
 import { eventOutbox } from '../db/schema.ts';
@@ -29,21 +29,27 @@ type WithoutMessageId<E> = E extends unknown ? Omit<E, 'messageId'> : never;
  * of what the event is about (a message id, from an earlier CTE); the payload gets it as `messageId`.
  * The row is born claimed by the writing node, which publishes it right after the commit
  * (`EventOutbox.deliver`); only if that node dies does another node's drainer find it, once the claim
- * runs out.
+ * runs out. The statements that use it are prepared, so `values` are their placeholders; their values
+ * come from `outboxPayload` and `outboxClaimedUntil`.
  */
-export function queuedEventSql<K extends OutboxEventName>(
-  name: K,
+export function queuedEventSql(
+  name: OutboxEventName,
   from: SQL,
   keySql: SQL,
-  payload: WithoutMessageId<AppEvents[K]>,
-  now: Date,
+  values: { payload: SQLWrapper; claimedUntil: SQLWrapper; createdAt: SQLWrapper },
 ): SQL {
-  const claimedUntil = new Date(now.getTime() + ORPHAN_AFTER_MS).toISOString();
   return sql`insert into ${eventOutbox} (name, key, payload, attempts, locked_until, created_at)
-    select ${name}, ${keySql}::text, ${JSON.stringify(payload)}::jsonb || jsonb_build_object('messageId', ${keySql}),
-      1, ${claimedUntil}::timestamptz, ${now.toISOString()}::timestamptz
+    select ${name}, ${keySql}::text, ${values.payload}::jsonb || jsonb_build_object('messageId', ${keySql}),
+      1, ${values.claimedUntil}::timestamptz, ${values.createdAt}::timestamptz
     from ${from}`;
 }
+
+/** The payload of an outbox row, as its `payload` value (JSON text). */
+export const outboxPayload = <K extends OutboxEventName>(_name: K, payload: WithoutMessageId<AppEvents[K]>) =>
+  JSON.stringify(payload);
+
+/** Until when a row written at `now` stays claimed by its writer. */
+export const outboxClaimedUntil = (now: Date) => new Date(now.getTime() + ORPHAN_AFTER_MS).toISOString();
 
 interface Claimed {
   id: string;

@@ -9,7 +9,6 @@ import { createdEvent, emitMessageCreated } from './chat.events.ts';
 import {
   authorizePin,
   authorizePost,
-  CHAT_ROLES,
   loadChannelForChat,
   mayModerate,
   type ResolvedChannels,
@@ -73,7 +72,7 @@ export async function sendChannelMessage(
     resolved?.remember(workspaceName, channelId, access);
     target = { channelId: access.channel.id, workspaceId: access.workspace.id };
   }
-  const stored = await postChannelMessage(ctx, user, target, input, CHAT_ROLES);
+  const stored = await postChannelMessage(ctx, user, target, input);
   if (!stored) {
     // Access went away between the lookup and the insert, or the channel was archived: a fresh
     // lookup says which (404, 403, or 409 for an archived channel).

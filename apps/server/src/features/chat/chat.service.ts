@@ -5,9 +5,9 @@ import { and, asc, desc, eq, gt, isNull, lt, lte, type SQL, sql } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { preparedQuery, preparedSql } from '../../db/prepared.ts';
 import { channelMessages, channelPins, channels, users } from '../../db/schema.ts';
-import { queuedEventSql } from '../../events/event-outbox.ts';
+import { outboxClaimedUntil, outboxPayload, queuedEventSql } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import {
   insertMessage,
@@ -17,6 +17,7 @@ import {
   type StoredReaction,
 } from '../messaging/messaging.access.ts';
 import { channelReadableSql } from '../workspaces/workspaces.access.ts';
+import { CHAT_ROLES } from './chat.policy.ts';
 
 /** A stored channel message with its sender, as the presenter needs it. */
 export interface StoredChannelMessage {
@@ -62,9 +63,59 @@ export interface ChannelTarget {
 }
 
 /**
+ * The statement `postChannelMessage` runs, prepared (two shapes: with or without the outbox row of
+ * its notifications). Every value is a placeholder, so its text never changes.
+ */
+const postMessageStatement = (notifies: boolean) =>
+  preparedSql(
+    notifies ? 'post_channel_message_notifying' : 'post_channel_message',
+    () => sql`
+    with bumped as (
+      update ${channels} c set last_seq = c.last_seq + 1, last_rev = c.last_rev + ${sql.placeholder('revs')}::int
+      where c.id = ${sql.placeholder('channelId')}::uuid and c.workspace_id = ${sql.placeholder('workspaceId')}::uuid
+        and c.archived_at is null
+        and ${channelReadableSql('c', sql`${sql.placeholder('senderId')}::uuid`, CHAT_ROLES)}
+        and (${sql.placeholder('parentId')}::uuid is null or exists (
+          select 1 from ${channelMessages} p
+          where p.id = ${sql.placeholder('parentId')}::uuid and p.channel_id = c.id and p.parent_id is null
+            and p.deleted_at is null
+        ))
+      returning c.last_seq, c.last_rev
+    ),
+    parent as (
+      update ${channelMessages} p
+      set reply_count = p.reply_count + 1, last_reply_at = ${sql.placeholder('now')}::timestamptz,
+        rev = bumped.last_rev
+      from bumped where p.id = ${sql.placeholder('parentId')}::uuid
+      returning p.id
+    ),
+    inserted as (
+      insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at, rev, parent_id)
+      select ${sql.placeholder('channelId')}::uuid, bumped.last_seq, ${sql.placeholder('senderId')}::uuid, ${sql.placeholder('content')}::text,
+             ${sql.placeholder('clientId')}::uuid, ${sql.placeholder('now')}::timestamptz,
+             bumped.last_rev - (${sql.placeholder('revs')}::int - 1), ${sql.placeholder('parentId')}::uuid
+      from bumped
+      returning id, seq, created_at, rev
+    ),
+    -- Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
+    queued as (${
+      notifies
+        ? queuedEventSql('messageCreated', sql`inserted`, sql`inserted.id`, {
+            payload: sql.placeholder('payload'),
+            claimedUntil: sql.placeholder('claimedUntil'),
+            createdAt: sql.placeholder('now'),
+          })
+        : sql`select 1`
+    })
+    select id, seq, created_at, rev from inserted`,
+  );
+const postPlainMessage = postMessageStatement(false);
+const postNotifyingMessage = postMessageStatement(true);
+
+/**
  * Stores a message and assigns its seq in ONE statement, which also re-checks the sender's access:
  * the UPDATE bumps channels.last_seq only while the sender is a member of the channel's workspace
- * with a role in `chatRoles`, and listed in it when it is private (its row lock orders concurrent
+ * with a role in `CHAT_ROLES`, and listed in it when it is private (its row lock orders concurrent
  * senders), and the INSERT uses the new value. So a send is authorized atomically with its commit,
  * even when the caller's earlier resolution of the channel is a little old. A statement is atomic:
  * when the INSERT fails — the (sender, clientId) pair already exists — the bump is undone too and
@@ -85,7 +136,6 @@ export async function postChannelMessage(
     parentId?: string | undefined;
     attachments?: readonly string[] | undefined;
   },
-  chatRoles: readonly string[],
 ): Promise<{ message: StoredChannelMessage; created: boolean } | null> {
   const now = ctx.now();
   const { channelId, workspaceId } = target;
@@ -94,58 +144,31 @@ export async function postChannelMessage(
   const fileIds = input.attachments ?? [];
   // Most messages notify nobody: those queue no outbox row (nothing to lose if this node dies).
   const notifies = channelMessageMayNotify(input.content, parentId);
-  // A thread reply takes two revs: the reply, and its parent (reply count and last reply time),
-  // both changed in this statement so they commit together.
   const insert = async (db: Db) => {
-    const result = await db.execute(sql`
-      with bumped as (
-        update ${channels} c set last_seq = c.last_seq + 1,
-          last_rev = c.last_rev + ${parentId ? 2 : 1}
-        where c.id = ${channelId}::uuid and c.workspace_id = ${workspaceId}::uuid
-          and c.archived_at is null
-          and ${channelReadableSql('c', sql`${sender.id}::uuid`, chatRoles)}
-          and (${parentId}::uuid is null or exists (
-            select 1 from ${channelMessages} p
-            where p.id = ${parentId}::uuid and p.channel_id = c.id and p.parent_id is null
-              and p.deleted_at is null
-          ))
-        returning c.last_seq, c.last_rev
-      ),
-      parent as (
-        update ${channelMessages} p
-        set reply_count = p.reply_count + 1, last_reply_at = ${now.toISOString()}::timestamptz,
-          rev = bumped.last_rev
-        from bumped where p.id = ${parentId}::uuid
-        returning p.id
-      ),
-      inserted as (
-        insert into ${channelMessages} (channel_id, seq, sender_id, content, client_id, created_at, rev, parent_id)
-        select ${channelId}::uuid, bumped.last_seq, ${sender.id}::uuid, ${input.content},
-               ${input.clientId}::uuid, ${now.toISOString()}::timestamptz,
-               bumped.last_rev - ${parentId ? 1 : 0}, ${parentId}::uuid
-        from bumped
-        returning id, seq, created_at, rev
-      ),
-      -- Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
-      queued as (${
-        notifies
-          ? queuedEventSql(
-              'messageCreated',
-              sql`inserted`,
-              sql`inserted.id`,
-              {
-                kind: 'channel',
-                workspaceId,
-                channelId,
-                parentId,
-                senderId: sender.id,
-                content: input.content,
-              },
-              now,
-            )
-          : sql`select 1`
-      })
-      select id, seq, created_at, rev from inserted`);
+    const statement = notifies ? postNotifyingMessage : postPlainMessage;
+    const result = await statement(db).execute({
+      channelId,
+      workspaceId,
+      senderId: sender.id,
+      parentId,
+      // A thread reply takes two revs: the reply, and its parent (reply count and last reply time),
+      // both changed in this statement so they commit together.
+      revs: parentId ? 2 : 1,
+      content: input.content,
+      clientId: input.clientId,
+      now: now.toISOString(),
+      ...(notifies && {
+        payload: outboxPayload('messageCreated', {
+          kind: 'channel',
+          workspaceId,
+          channelId,
+          parentId,
+          senderId: sender.id,
+          content: input.content,
+        }),
+        claimedUntil: outboxClaimedUntil(now),
+      }),
+    });
     return rowsOf<InsertedRow & { rev: number | string }>(result)[0] ?? null;
   };
   const inserted = await insertMessage(

@@ -3,8 +3,9 @@ import type { StoredFile } from '@cohort/shared/files';
 import { and, asc, desc, eq, gt, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type Db, rowsOf } from '../../db/client.ts';
+import { preparedSql } from '../../db/prepared.ts';
 import { directConversations, directMessages, users } from '../../db/schema.ts';
-import { queuedEventSql } from '../../events/event-outbox.ts';
+import { outboxClaimedUntil, outboxPayload, queuedEventSql } from '../../events/event-outbox.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import {
   insertMessage,
@@ -42,6 +43,35 @@ export interface StoredDirectMessage {
 
 type DirectRow = typeof directMessages.$inferSelect;
 
+/** The statement `storeDirectMessage` runs, prepared: every value is a placeholder. */
+const storeDirectStatement = preparedSql(
+  'store_direct_message',
+  () => sql`
+  with conv as (
+    insert into ${directConversations} (user_a, user_b, last_seq, last_rev, created_at)
+    values (${sql.placeholder('a')}::uuid, ${sql.placeholder('b')}::uuid, 1, 1, ${sql.placeholder('now')}::timestamptz)
+    on conflict (user_a, user_b) do update set last_seq = ${directConversations}.last_seq + 1,
+      last_rev = ${directConversations}.last_rev + 1
+    returning id, last_seq, last_rev
+  ),
+  inserted as (
+    insert into ${directMessages}
+      (conversation_id, seq, sender_id, receiver_id, content, message_type, client_id, created_at, rev)
+    select conv.id, conv.last_seq, ${sql.placeholder('senderId')}::uuid, ${sql.placeholder('receiverId')}::uuid,
+           ${sql.placeholder('content')}::text, 'text', ${sql.placeholder('clientId')}::uuid, ${sql.placeholder('now')}::timestamptz,
+           conv.last_rev
+    from conv
+    returning id, seq, created_at, rev
+  ),
+  -- Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
+  queued as (${queuedEventSql('messageCreated', sql`inserted`, sql`inserted.id`, {
+    payload: sql.placeholder('payload'),
+    claimedUntil: sql.placeholder('claimedUntil'),
+    createdAt: sql.placeholder('now'),
+  })})
+  select id, seq, created_at, rev from inserted`,
+);
+
 /**
  * Stores a direct message in one statement: the conversation row is created or its last_seq bumped
  * (the row lock orders concurrent senders of the pair) and the message takes that seq. A failing
@@ -59,31 +89,22 @@ export async function storeDirectMessage(
   const fileIds = input.attachments ?? [];
   const link = { fileIds, senderId: sender.id, conversation: { pair: [a, b] as const } };
   const insert = async (db: Db) => {
-    const result = await db.execute(sql`
-      with conv as (
-        insert into ${directConversations} (user_a, user_b, last_seq, last_rev, created_at)
-        values (${a}::uuid, ${b}::uuid, 1, 1, ${now.toISOString()}::timestamptz)
-        on conflict (user_a, user_b) do update set last_seq = ${directConversations}.last_seq + 1,
-          last_rev = ${directConversations}.last_rev + 1
-        returning id, last_seq, last_rev
-      ),
-      inserted as (
-        insert into ${directMessages}
-          (conversation_id, seq, sender_id, receiver_id, content, message_type, client_id, created_at, rev)
-        select conv.id, conv.last_seq, ${sender.id}::uuid, ${receiver.id}::uuid, ${input.content}, 'text',
-               ${input.clientId}::uuid, ${now.toISOString()}::timestamptz, conv.last_rev
-        from conv
-        returning id, seq, created_at, rev
-      ),
-      -- Notifications go through the event outbox, committed with the message (events/event-outbox.ts).
-      queued as (${queuedEventSql(
-        'messageCreated',
-        sql`inserted`,
-        sql`inserted.id`,
-        { kind: 'direct', senderId: sender.id, receiverId: receiver.id, content: input.content },
-        now,
-      )})
-      select id, seq, created_at, rev from inserted`);
+    const result = await storeDirectStatement(db).execute({
+      a,
+      b,
+      senderId: sender.id,
+      receiverId: receiver.id,
+      content: input.content,
+      clientId: input.clientId,
+      now: now.toISOString(),
+      payload: outboxPayload('messageCreated', {
+        kind: 'direct',
+        senderId: sender.id,
+        receiverId: receiver.id,
+        content: input.content,
+      }),
+      claimedUntil: outboxClaimedUntil(now),
+    });
     const [row] = rowsOf<{
       id: string;
       seq: number | string;
