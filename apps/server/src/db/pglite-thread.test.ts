@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../http/db-errors.ts';
 import { type Database, openDatabase, rowsOf } from './client.ts';
+import { preparedQuery, preparedSql } from './prepared.ts';
 import { users } from './schema.ts';
 
 // A DATA_DIR on disk runs PGlite on a worker thread (pglite-worker.ts): the app must not tell the
@@ -98,6 +99,78 @@ describe('the embedded database on its worker thread', () => {
     expect(results.map((r) => rowsOf<{ i: number }>(r)[0]?.i)).toEqual(
       Array.from({ length: 200 }, (_, i) => i),
     );
+  });
+
+  describe('a prepared statement (db/prepared.ts): named on the thread, parsed and planned once', () => {
+    const insertUser = preparedSql(
+      'thread_test_insert_user',
+      () => sql`insert into ${users} (first_name, last_name, email, password_hash)
+        values (${sql.placeholder('first')}::text, 'U', ${sql.placeholder('email')}::text, ${sql.placeholder('hash')})
+        returning first_name, email, password_hash, ${sql.placeholder('n')}::int + 1 as next, created_at is not null as dated`,
+    );
+    const userByEmail = preparedQuery('thread_test_user_by_email', (db) =>
+      db
+        .select({ email: users.email, createdAt: users.createdAt })
+        .from(users)
+        .where(sql`${users.email} = ${sql.placeholder('email')}`),
+    );
+    const runsOnThread = async () =>
+      rowsOf<{ name: string; runs: number }>(
+        await onDisk.db.execute(sql`select name, (generic_plans + custom_plans)::int as runs
+          from pg_prepared_statements where name like 'thread_test_%' order by name`),
+      );
+
+    it('answers what PGlite in process answers, and runs under its name', async () => {
+      const values = (email: string) => ({ first: 'P', email, hash: null, n: 41 });
+      const fromThread = rowsOf(await insertUser(onDisk.db).execute(values('prepared@example.com')));
+      const fromProcess = rowsOf(await insertUser(inProcess.db).execute(values('prepared@example.com')));
+      expect(fromThread).toEqual(fromProcess);
+      expect(fromThread).toEqual([
+        { first_name: 'P', email: 'prepared@example.com', password_hash: null, next: 42, dated: true },
+      ]);
+      await insertUser(onDisk.db).execute(values('prepared-2@example.com'));
+      const [read] = await userByEmail(onDisk.db).execute({ email: 'prepared-2@example.com' });
+      expect(read?.createdAt).toBeInstanceOf(Date);
+      expect(await runsOnThread()).toEqual([
+        { name: 'thread_test_insert_user', runs: 2 },
+        { name: 'thread_test_user_by_email', runs: 1 },
+      ]);
+    });
+
+    it('reports its errors with their SQLSTATE and stays usable', async () => {
+      const err = await insertUser(onDisk.db)
+        .execute({ first: 'P', email: 'prepared@example.com', hash: 'x', n: 1 })
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(isUniqueViolation(err)).toBe(true);
+      const [again] = rowsOf<{ email: string }>(
+        await insertUser(onDisk.db).execute({ first: 'P', email: 'prepared-3@example.com', hash: 'x', n: 1 }),
+      );
+      expect(again?.email).toBe('prepared-3@example.com');
+    });
+
+    it('waits for a transaction in progress instead of running inside it', async () => {
+      let outside: Promise<unknown> | undefined;
+      await expect(
+        onDisk.db.transaction(async (tx) => {
+          await tx.insert(users).values(newUser('prepared-in-tx@example.com'));
+          outside = insertUser(onDisk.db).execute({
+            first: 'O',
+            email: 'prepared-outside@example.com',
+            hash: 'x',
+            n: 1,
+          });
+          await tx.execute(sql`select 1`);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      await outside;
+      // Had it run inside the transaction, the rollback would have taken its row too.
+      expect(await userByEmail(onDisk.db).execute({ email: 'prepared-outside@example.com' })).toHaveLength(1);
+      expect(await userByEmail(onDisk.db).execute({ email: 'prepared-in-tx@example.com' })).toHaveLength(0);
+    });
   });
 
   it('keeps what was written across a close and reopen, and refuses statements once closed', async () => {

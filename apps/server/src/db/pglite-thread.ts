@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { pgliteWorkerFile } from '../paths.ts';
+import { preparedNameOf } from './prepared.ts';
 
 /** What the worker (db/pglite-worker.ts) is started with. */
 export interface WorkerStart {
@@ -18,6 +19,8 @@ export type WorkerRequest =
       /** Types whose text is kept as it is (drizzle's parsers for dates, intervals and numerics). */
       rawTypes: number[];
       tx?: number;
+      /** Run as a named statement, parsed and planned once (db/prepared.ts; outside transactions). */
+      name?: string;
     }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
@@ -102,15 +105,18 @@ export function startPGliteThread(start: WorkerStart): PGliteThread {
   };
   const queryOn =
     (tx: number | undefined) =>
-    async <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) =>
-      (await send({
+    async <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) => {
+      const name = tx === undefined ? preparedNameOf(sql) : undefined;
+      return (await send({
         op: 'query',
         sql,
         params,
         rowMode: options.rowMode ?? 'object',
         rawTypes: Object.keys(options.parsers ?? {}).map(Number),
         ...(tx === undefined ? {} : { tx }),
+        ...(name === undefined ? {} : { name }),
       })) as { rows: T[] };
+    };
 
   return {
     query: queryOn(undefined),

@@ -3,7 +3,7 @@
 // stalls every socket. Here it runs beside the event loop. Only erasable TypeScript and no imports of
 // our own: Node runs this file as it is (from the sources) or bundled (apps/server/build.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
 import type { WorkerReply, WorkerRequest, WorkerStart } from './pglite-thread.ts';
 
 const start = workerData as WorkerStart;
@@ -34,6 +34,55 @@ const db = await PGlite.create(start.dataDir, {
   postgresqlconf: ['shared_buffers = 16MB'],
 });
 
+/** Named statements (db/prepared.ts) parsed so far: the types of their parameters. */
+const parameterTypes = new Map<string, number[]>();
+
+/**
+ * Runs a named statement: parsed and planned once, then only bound and executed. PGlite's `query`
+ * parses and plans every time, which was most of what storing a message cost (docs/performance.md,
+ * "Session 20"). The steps, locks, serializers and result parsing are those of PGlite's own `query`.
+ */
+function queryPrepared(
+  name: string,
+  text: string,
+  params: unknown[],
+  options: { rowMode: 'array' | 'object'; parsers: Record<number, (text: string) => string> },
+) {
+  return db._runExclusiveTransaction(() =>
+    db._runExclusiveQuery(async () => {
+      const messages: Awaited<ReturnType<typeof db.execProtocol>>['messages'] = [];
+      const run = async (message: Uint8Array) => {
+        const result = await db.execProtocol(message, { syncToFs: false });
+        messages.push(...result.messages);
+        return result.messages;
+      };
+      try {
+        let types = parameterTypes.get(name);
+        if (!types) {
+          await run(protocol.serialize.parse({ name, text }));
+          types = parse.parseDescribeStatementResults(
+            await run(protocol.serialize.describe({ type: 'S', name })),
+          );
+          parameterTypes.set(name, types);
+        }
+        const oids = types;
+        const values = params.map((value, i) => {
+          if (value === null || value === undefined) return null;
+          const serialize = db.serializers[oids[i] ?? 0];
+          return serialize ? serialize(value) : String(value);
+        });
+        await run(protocol.serialize.bind({ statement: name, values }));
+        await run(protocol.serialize.describe({ type: 'P' }));
+        await run(protocol.serialize.execute({}));
+      } finally {
+        await run(protocol.serialize.sync());
+      }
+      await db.syncToFs();
+      return parse.parseResults(messages, db.parsers, options)[0];
+    }),
+  );
+}
+
 /** Open transactions by id: the callback PGlite runs them in waits for the main thread's end. */
 const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
 /** Each open transaction's run, settled once its COMMIT or ROLLBACK has run. */
@@ -46,12 +95,18 @@ port.on('message', async (request: WorkerRequest) => {
   try {
     switch (request.op) {
       case 'query': {
+        const options = { rowMode: request.rowMode, parsers: parsersOf(request.rawTypes) };
+        if (request.name !== undefined && request.tx === undefined) {
+          reply({
+            id,
+            ok: true,
+            result: await queryPrepared(request.name, request.sql, request.params, options),
+          });
+          return;
+        }
         const target = request.tx === undefined ? db : open.get(request.tx)?.tx;
         if (!target) throw new Error('transaction is not open');
-        const result = await target.query(request.sql, request.params, {
-          rowMode: request.rowMode,
-          parsers: parsersOf(request.rawTypes),
-        });
+        const result = await target.query(request.sql, request.params, options);
         reply({ id, ok: true, result });
         return;
       }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/test-app.ts';
 import { anyUuidPlaceholder, uuidArrayLiteral } from './any-uuid.ts';
 import type { Database, Db } from './client.ts';
-import { preparedQuery } from './prepared.ts';
+import { preparedNameOf, preparedQuery } from './prepared.ts';
 import { users } from './schema.ts';
 
 describe('preparedQuery', () => {
@@ -12,18 +12,21 @@ describe('preparedQuery', () => {
     let builds = 0;
     const query = preparedQuery('prepared_test_builds', (db) => {
       builds += 1;
-      return { prepare: (name: string) => ({ db, name }) };
+      return { prepare: (name: string) => ({ db, name, getQuery: () => ({ sql: 'select 1 as builds' }) }) };
     });
     const first = {} as Db;
     const second = {} as Db;
+    expect(preparedNameOf('select 1 as builds')).toBeUndefined();
     expect(query(first)).toBe(query(first));
     expect(builds).toBe(1);
-    expect(query(second)).toEqual({ db: second, name: 'prepared_test_builds' });
+    expect(query(second)).toMatchObject({ db: second, name: 'prepared_test_builds' });
     expect(builds).toBe(2);
+    // The embedded database's thread finds the name by the text (drizzle's PGlite driver drops it).
+    expect(preparedNameOf('select 1 as builds')).toBe('prepared_test_builds');
   });
 
   it('refuses a name already given (PostgreSQL would refuse the second statement)', () => {
-    const build = () => ({ prepare: () => ({}) });
+    const build = () => ({ prepare: () => ({ getQuery: () => ({ sql: 'select 1' }) }) });
     preparedQuery('prepared_test_twice', build);
     expect(() => preparedQuery('prepared_test_twice', build)).toThrow(
       'preparedQuery: the name prepared_test_twice is already used',

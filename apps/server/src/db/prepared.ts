@@ -13,7 +13,7 @@ const names = new Set<string>();
  * PostgreSQL (parsed and planned once per connection); a name used twice throws when the module
  * loads. Only for hot queries whose shape never depends on the call (decision 0012).
  */
-export function preparedQuery<Q>(
+export function preparedQuery<Q extends { getQuery(): { sql: string } }>(
   name: string,
   build: (db: Db) => { prepare(name: string): Q },
 ): (db: Db) => Q {
@@ -25,10 +25,20 @@ export function preparedQuery<Q>(
     if (query === undefined) {
       query = build(db).prepare(name);
       built.set(db, query);
+      namesOfTexts.set(query.getQuery().sql, name);
     }
     return query;
   };
 }
+
+/** The name each prepared statement's text goes by. */
+const namesOfTexts = new Map<string, string>();
+
+/**
+ * The name a statement's text was prepared under, if it was. drizzle's PGlite driver drops the name,
+ * so the embedded database's thread (db/pglite-thread.ts) looks it up here to prepare it too.
+ */
+export const preparedNameOf = (text: string): string | undefined => namesOfTexts.get(text);
 
 const dialect = new PgDialect();
 
