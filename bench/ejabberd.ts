@@ -13,6 +13,9 @@
 //   CLIENTS=100 ROOMS=10 RATE=20 DURATION=5 SERVERS=ejabberd node --import tsx bench/ejabberd.ts
 //   SERVERS=cohort,cohort-pglite,ejabberd ROUNDS=3 node --import tsx bench/ejabberd.ts
 //   ERL_OPTIONS='+sbwt none +sbwtdcpu none +sbwtdio none' node --import tsx bench/ejabberd.ts
+//   BASELINE=/tmp/before SERVERS=cohort,baseline,cohort-pglite,baseline-pglite,ejabberd ROUNDS=3 …
+//     (BASELINE: another checkout, e.g. `git worktree add /tmp/before <commit>` with node_modules
+//     linked in, run side by side as "Baseline" to measure a change in the same run)
 //
 // Delivery latency is send → each other member of the room receives it (the sender's own copy is not
 // counted). CPU is the server process's (/proc/<pid>/stat) plus that of the PostgreSQL backends
@@ -50,6 +53,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const USERS = Number(process.env.USERS ?? Math.max(1, Math.ceil(CLIENTS / 10)));
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SERVERS = (process.env.SERVERS ?? 'cohort,ejabberd').split(',');
+const BASELINE = process.env.BASELINE;
+if (SERVERS.some((s) => s.startsWith('baseline')) && !BASELINE)
+  throw new Error('baseline servers need BASELINE');
 // Extra flags for ejabberd's Erlang VM, e.g. "+sbwt none +sbwtdcpu none +sbwtdio none": its
 // schedulers spin while waiting for work by default, and that spinning shows as CPU in /proc.
 const ERL_OPTIONS = process.env.ERL_OPTIONS ?? '';
@@ -90,9 +96,10 @@ function delivered(receiver: number, body: string) {
 // ---------------------------------------------------------------------------------------------------
 // Cohort: the same set-up as bench/chat-latency.ts (users, one workspace, ROOMS channels, socket.io).
 
-async function cohort(name: string, databaseUrl: string | undefined): Promise<Side> {
+async function cohort(name: string, databaseUrl: string | undefined, root?: string): Promise<Side> {
   const server: BenchServer = await startServer({
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(root ? { root } : {}),
     env: { INVITATIONS_PER_HOUR: '100000' },
     prefix: 'cohort-bench-ejabberd-',
   });
@@ -522,7 +529,10 @@ const sides: Side[] = [];
 const rows: Awaited<ReturnType<typeof window>>[] = [];
 try {
   if (SERVERS.includes('cohort')) sides.push(await cohort('Cohort', DATABASE_URL));
+  if (SERVERS.includes('baseline')) sides.push(await cohort('Baseline', DATABASE_URL, BASELINE));
   if (SERVERS.includes('cohort-pglite')) sides.push(await cohort('Cohort on PGlite', undefined));
+  if (SERVERS.includes('baseline-pglite'))
+    sides.push(await cohort('Baseline on PGlite', undefined, BASELINE));
   if (SERVERS.includes('ejabberd')) sides.push(await ejabberd());
   await sleep(3000); // let joins settle
   for (let round = 0; round < ROUNDS; round++) {

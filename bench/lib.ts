@@ -251,6 +251,8 @@ export async function startServer(
     prefix?: string;
     /** `bundle`: the build's apps/server/dist/main.js (npm run build) instead of the sources through tsx. */
     entry?: 'sources' | 'bundle';
+    /** Another checkout to run (an older commit, as a baseline in the same run); this one by default. */
+    root?: string;
   } = {},
 ): Promise<BenchServer> {
   const port = await freePort();
@@ -281,7 +283,7 @@ export async function startServer(
   const shipped = serveCommand();
   const extra = wordsOf(process.env.SERVER_ARGS);
   const child = spawn(process.execPath, [...profile, ...shipped.args, ...extra, ...entry], {
-    cwd: repoRoot,
+    cwd: opts.root ?? repoRoot,
     env: {
       ...process.env,
       ...shipped.env,
