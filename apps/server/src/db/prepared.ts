@@ -10,8 +10,8 @@ const names = new Set<string>();
  * a statement's SQL text and result mapping again on every call: on a busy node that was about 45 %
  * of everything allocated (docs/performance.md, "Session 18"), and the major collections it drove
  * are what failed the two-node steps. `name` also makes it a server-side prepared statement on
- * PostgreSQL (parsed and planned once per connection); a name used twice throws when the module
- * loads. Only for hot queries whose shape never depends on the call (decision 0012).
+ * PostgreSQL (parsed and planned once per connection) and on PGlite's thread (`preparedNameOf`); a
+ * name used twice throws when the module loads. Only for hot queries whose shape never depends on the call (decision 0012).
  */
 export function preparedQuery<Q extends { getQuery(): { sql: string } }>(
   name: string,
