@@ -56,19 +56,20 @@ function queryPrepared(
         messages.push(...result.messages);
         return result.messages;
       };
+      // Parsed on first use: the statement, and the types of its parameters.
+      const parseOnce = async () => {
+        await run(protocol.serialize.parse({ name, text }));
+        const types = parse.parseDescribeStatementResults(
+          await run(protocol.serialize.describe({ type: 'S', name })),
+        );
+        parameterTypes.set(name, types);
+        return types;
+      };
       try {
-        let types = parameterTypes.get(name);
-        if (!types) {
-          await run(protocol.serialize.parse({ name, text }));
-          types = parse.parseDescribeStatementResults(
-            await run(protocol.serialize.describe({ type: 'S', name })),
-          );
-          parameterTypes.set(name, types);
-        }
-        const oids = types;
+        const types = parameterTypes.get(name) ?? (await parseOnce());
         const values = params.map((value, i) => {
           if (value === null || value === undefined) return null;
-          const serialize = db.serializers[oids[i] ?? 0];
+          const serialize = db.serializers[types[i] ?? 0];
           return serialize ? serialize(value) : String(value);
         });
         await run(protocol.serialize.bind({ statement: name, values }));
