@@ -53,6 +53,54 @@ const framesSeen = (page: Page) =>
       .map((t) => t.querySelector('figcaption')?.textContent ?? '?'),
   }));
 
+/**
+ * What a page receives, for the log when a tile stays black: each tile's <video> (its tracks, whether
+ * it plays) and each open connection's transceivers with their inbound video counters. The CI log is
+ * the only record a failed run on another machine leaves besides the trace.
+ */
+const receiving = (page: Page) =>
+  page.evaluate(async () => {
+    const tiles = Array.from(document.querySelectorAll('[data-testid="remote-tile"]')).map((t) => {
+      const video = t.querySelector('video');
+      const stream = video?.srcObject as MediaStream | null | undefined;
+      return {
+        name: t.querySelector('figcaption')?.textContent,
+        connection: t.getAttribute('data-connection'),
+        paused: video?.paused,
+        readyState: video?.readyState,
+        frames: video?.getVideoPlaybackQuality().totalVideoFrames,
+        tracks: stream
+          ?.getTracks()
+          .map((k) => `${k.kind}:${k.readyState}${k.muted ? ':muted' : ''}:${k.id.slice(0, 8)}`),
+      };
+    });
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter(
+      (pc) => pc.connectionState !== 'closed',
+    );
+    const connections = await Promise.all(
+      pcs.map(async (pc) => {
+        const inbound = new Map<string, string>();
+        (await pc.getStats()).forEach((r) => {
+          if (r.type === 'inbound-rtp' && r.kind === 'video')
+            inbound.set(
+              r.mid,
+              `pkts ${r.packetsReceived} frames ${r.framesReceived}/${r.framesDecoded} key ${r.keyFramesDecoded} pli ${r.pliCount} nack ${r.nackCount}`,
+            );
+        });
+        return {
+          state: `${pc.connectionState}/${pc.signalingState}`,
+          transceivers: pc
+            .getTransceivers()
+            .map(
+              (t) =>
+                `${t.mid} ${t.receiver.track.kind} ${t.currentDirection} ${t.receiver.track.id.slice(0, 8)}${t.receiver.track.muted ? ' muted' : ''} ${inbound.get(t.mid ?? '') ?? ''}`,
+            ),
+        };
+      }),
+    );
+    return { tiles, connections };
+  });
+
 test.describe('a channel meeting of eight on the SFU', () => {
   test.skip(
     !hasJanus() && !process.env.CI,
@@ -89,6 +137,7 @@ test.describe('a channel meeting of eight on the SFU', () => {
     const meeting = `/videocall?${new URLSearchParams({ room: channelId, workspace: workspaceName })}`;
 
     const started = Date.now();
+    let janusLogged = false;
     const since = () => `+${Math.round((Date.now() - started) / 1000)} s`;
     for (const p of people) {
       await countPeerConnections(p.page);
@@ -131,7 +180,16 @@ test.describe('a channel meeting of eight on the SFU', () => {
             // With the machine's CPU capped at a fifth, the last screen had all its tiles after 162 s.
             timeout: 300_000,
           })
-          .toEqual({ tiles: 7, withoutFrames: [] });
+          .toEqual({ tiles: 7, withoutFrames: [] })
+          .catch(async (err: unknown) => {
+            console.log(
+              `[${p.name} ${since()}] receiving:`,
+              JSON.stringify(await receiving(p.page), null, 1),
+            );
+            if (!janusLogged) console.log(`Janus's log, its end:\n${janus.log().slice(-4000)}`);
+            janusLogged = true;
+            throw err;
+          });
         // Publish and subscribe: two connections, where the mesh would hold seven.
         expect(await openConnections(p.page)).toBeLessThanOrEqual(2);
       }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyStreams, speakerLayout, tracksByFeed } from './sfu-layout.ts';
+import { applyStreams, duplicateMids, speakerLayout, tracksByFeed } from './sfu-layout.ts';
 
 describe('speakerLayout', () => {
   const ids = ['a', 'b', 'c', 'd'];
@@ -26,61 +26,82 @@ describe('speakerLayout', () => {
   });
 });
 
+/** What an m-line carries, as applyStreams records it. */
+const c = (feed: string, feedMid: string | null = null) => ({ feed, feedMid });
+
 describe('applyStreams (mid → feed from the subscriber streams)', () => {
-  it('maps each active m-line to its publisher', () => {
+  it('maps each active m-line to its publisher and that publisher’s stream', () => {
     const map = applyStreams(new Map(), [
-      { mid: '0', type: 'audio', feed_id: 'sock-a', active: true },
-      { mid: '1', type: 'video', feed_id: 'sock-a', active: true },
+      { mid: '0', type: 'audio', feed_id: 'sock-a', feed_mid: '0', active: true },
+      { mid: '1', type: 'video', feed_id: 'sock-a', feed_mid: '1', active: true },
       { mid: '2', type: 'audio', feed_id: 'sock-b' },
     ]);
     expect([...map]).toEqual([
-      ['0', 'sock-a'],
-      ['1', 'sock-a'],
-      ['2', 'sock-b'],
+      ['0', c('sock-a', '0')],
+      ['1', c('sock-a', '1')],
+      ['2', c('sock-b')],
     ]);
   });
 
   it('forgets inactive m-lines (a publisher gone) and follows a mid given to someone else', () => {
     const before = new Map([
-      ['0', 'sock-a'],
-      ['1', 'sock-a'],
-      ['2', 'sock-b'],
+      ['0', c('sock-a')],
+      ['1', c('sock-a')],
+      ['2', c('sock-b')],
     ]);
     const after = applyStreams(before, [
       { mid: '0', active: false },
       { mid: '1', active: false, feed_id: 'sock-a' },
       { mid: '2', feed_id: 'sock-c', active: true },
     ]);
-    expect([...after]).toEqual([['2', 'sock-c']]);
+    expect([...after]).toEqual([['2', c('sock-c')]]);
     expect(before.size).toBe(3);
   });
 
   it('keeps mids an update does not mention, and skips garbage', () => {
-    const after = applyStreams(new Map([['0', 'sock-a']]), [
+    const after = applyStreams(new Map([['0', c('sock-a')]]), [
       null,
       'x',
       { feed_id: 'no-mid' },
-      { mid: 3, feed_id: 7 },
+      { mid: 3, feed_id: 7, feed_mid: 1 },
     ]);
     expect([...after]).toEqual([
-      ['0', 'sock-a'],
-      ['3', '7'],
+      ['0', c('sock-a')],
+      ['3', c('7', '1')],
     ]);
-    expect([...applyStreams(new Map([['0', 'a']]), undefined)]).toEqual([['0', 'a']]);
+    expect([...applyStreams(new Map([['0', c('a')]]), undefined)]).toEqual([['0', c('a')]]);
+  });
+});
+
+describe('duplicateMids', () => {
+  it('names the later m-lines that carry a publisher stream an earlier one carries', () => {
+    const carried = new Map([
+      ['0', c('sock-a', '0')],
+      ['1', c('sock-a', '1')],
+      ['2', c('sock-b', '0')],
+      ['3', c('sock-a', '1')],
+      ['4', c('sock-a', '0')],
+      ['5', c('sock-b')],
+      ['6', c('sock-b')],
+    ]);
+    // Without feed_mid nothing can be told apart: such m-lines are never dropped.
+    expect(duplicateMids(carried)).toEqual(['3', '4']);
   });
 });
 
 describe('tracksByFeed', () => {
-  it('groups received tracks by the publisher their mid carries now', () => {
+  it('groups received tracks by the publisher their mid carries now, each publisher stream once', () => {
     const feeds = new Map([
-      ['0', 'sock-a'],
-      ['1', 'sock-a'],
-      ['2', 'sock-b'],
+      ['0', c('sock-a', '0')],
+      ['1', c('sock-a', '1')],
+      ['2', c('sock-b', '0')],
+      ['3', c('sock-a', '1')],
     ]);
     const tracks = new Map([
       ['0', 'a-audio'],
       ['1', 'a-video'],
       ['2', 'b-audio'],
+      ['3', 'a-video-again'],
       ['9', 'orphan'],
     ]);
     expect([...tracksByFeed(feeds, tracks)]).toEqual([

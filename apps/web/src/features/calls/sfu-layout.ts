@@ -30,33 +30,62 @@ export function speakerLayout(
   return { large, strip: ids.filter((id) => !large.includes(id)) };
 }
 
+/** What one m-line of the subscriber connection carries: a publisher's feed, and which of its streams. */
+export interface Carried {
+  feed: string;
+  /** The publisher's own mid of that stream (`feed_mid`); two m-lines with the same one are a duplicate. */
+  feedMid: string | null;
+}
+
 /**
  * Folds a VideoRoom subscriber's `streams` (from its `attached` and `updated` events) into the
  * mid → publisher map. Janus keeps a stream whose publisher left as an inactive m-line and may give
  * that mid to another publisher later, so inactive entries are forgotten and active ones replace.
  */
-export function applyStreams(current: ReadonlyMap<string, string>, streams: unknown): Map<string, string> {
+export function applyStreams(current: ReadonlyMap<string, Carried>, streams: unknown): Map<string, Carried> {
   const next = new Map(current);
   if (!Array.isArray(streams)) return next;
   for (const stream of streams) {
     if (!stream || typeof stream !== 'object') continue;
-    const { mid, feed_id: feed, active } = stream as { mid?: unknown; feed_id?: unknown; active?: unknown };
+    const {
+      mid,
+      feed_id: feed,
+      feed_mid: feedMid,
+      active,
+    } = stream as { mid?: unknown; feed_id?: unknown; feed_mid?: unknown; active?: unknown };
     if (mid === undefined || mid === null) continue;
     if (active === false || feed === undefined || feed === null) next.delete(String(mid));
-    else next.set(String(mid), String(feed));
+    else next.set(String(mid), { feed: String(feed), feedMid: feedMid == null ? null : String(feedMid) });
   }
   return next;
 }
 
-/** The received tracks grouped by publisher (only mids that carry one now). */
+/**
+ * The m-lines that repeat a stream an earlier m-line already carries (Janus adds a new m-line when
+ * asked again for a feed it sends, e.g. after an answer came too late): the later ones are extra.
+ */
+export function duplicateMids(carried: ReadonlyMap<string, Carried>): string[] {
+  const seen = new Set<string>();
+  const extra: string[] = [];
+  for (const [mid, { feed, feedMid }] of carried) {
+    if (feedMid === null) continue;
+    const key = `${feed}\n${feedMid}`;
+    if (seen.has(key)) extra.push(mid);
+    else seen.add(key);
+  }
+  return extra;
+}
+
+/** The received tracks grouped by publisher (only mids that carry one now, each stream once). */
 export function tracksByFeed<T>(
-  feedOfMid: ReadonlyMap<string, string>,
+  carried: ReadonlyMap<string, Carried>,
   trackOfMid: ReadonlyMap<string, T>,
 ): Map<string, T[]> {
+  const extra = new Set(duplicateMids(carried));
   const byFeed = new Map<string, T[]>();
   for (const [mid, track] of trackOfMid) {
-    const feed = feedOfMid.get(mid);
-    if (feed === undefined) continue;
+    const feed = carried.get(mid)?.feed;
+    if (feed === undefined || extra.has(mid)) continue;
     byFeed.set(feed, [...(byFeed.get(feed) ?? []), track]);
   }
   return byFeed;

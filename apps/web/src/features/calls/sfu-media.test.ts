@@ -13,6 +13,8 @@ interface FakeHandle {
   };
 }
 const handles = vi.hoisted(() => [] as FakeHandle[]);
+/** Answers to Janus's offers held back until released (a page too busy to answer at once). */
+const answers = vi.hoisted(() => ({ held: false, pending: [] as (() => void)[] }));
 /** How many of the next connections to Janus fail (as a dropped WebSocket handshake does). */
 const failing = vi.hoisted(() => ({ connects: 0, error: (_err: string) => {} }));
 vi.mock('janus-gateway', () => {
@@ -38,8 +40,11 @@ vi.mock('janus-gateway', () => {
       options.success({
         send: ({ message }: { message: FakeHandle['sent'][number] }) => record.sent.push(message),
         createOffer: () => {},
-        createAnswer: ({ success }: { success: (jsep: unknown) => void }) =>
-          success({ type: 'answer', sdp: '' }),
+        createAnswer: ({ success }: { success: (jsep: unknown) => void }) => {
+          const answer = () => success({ type: 'answer', sdp: '' });
+          if (answers.held) answers.pending.push(answer);
+          else answer();
+        },
         handleRemoteJsep: () => {},
         hangup: () => {},
         detach: () => {},
@@ -77,9 +82,27 @@ async function joinedMedia() {
   return { media, publisher, lost };
 }
 
+/** jsdom has no MediaStream: one that holds its tracks is enough here. */
+function stubMediaStream() {
+  vi.stubGlobal(
+    'MediaStream',
+    class {
+      constructor(private readonly tracks: { id: string }[]) {}
+      getTracks() {
+        return this.tracks;
+      }
+      getTrackById(id: string) {
+        return this.tracks.find((t) => t.id === id) ?? null;
+      }
+    },
+  );
+}
+
 beforeEach(() => {
   handles.length = 0;
   failing.connects = 0;
+  answers.held = false;
+  answers.pending.length = 0;
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -174,27 +197,81 @@ describe('SfuMedia subscriptions', () => {
   it('a subscription change Janus never answers is given up and asked for again', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { media, asksForCy } = await askingForCy();
-    vi.advanceTimersByTime(9_000);
+    vi.advanceTimersByTime(29_000);
     expect(asksForCy()).toBe(1);
     vi.advanceTimersByTime(1_000);
     expect(asksForCy()).toBe(2);
     media.close();
   });
 
-  it('a track janus.js reports muted (nothing received for a while) stays in the stream; an ended one goes', async () => {
-    // jsdom has no MediaStream: one that holds its tracks is enough here.
-    vi.stubGlobal(
-      'MediaStream',
-      class {
-        constructor(private readonly tracks: { id: string }[]) {}
-        getTracks() {
-          return this.tracks;
-        }
-        getTrackById(id: string) {
-          return this.tracks.find((t) => t.id === id) ?? null;
-        }
+  it('nothing is asked while an offer is being answered, and a feed Janus added for its next offer is not asked for twice', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { media, subscriber, publisher } = await askingForCy();
+    // A busy page: Janus answers the subscription for Cy with an offer we are slow to answer.
+    answers.held = true;
+    subscriber.options.onmessage(
+      {
+        videoroom: 'updated',
+        streams: [
+          { mid: '0', feed_id: 'f-bob', feed_mid: '0', active: true },
+          { mid: '1', feed_id: 'f-cy', feed_mid: '0', active: true },
+        ],
       },
+      { type: 'offer', sdp: '' },
     );
+    // Dee publishes meanwhile: she is asked for only once the answer is sent (Janus would postpone it).
+    publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-dee' }] });
+    vi.advanceTimersByTime(5000);
+    const subscribes = () => subscriber.sent.filter((m) => m.request === 'subscribe');
+    expect(subscribes()).toHaveLength(1);
+    (answers.pending.shift() as () => void)();
+    expect(subscriber.sent.at(-2)).toEqual({ request: 'start' });
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'subscribe', streams: [{ feed: 'f-dee' }] });
+
+    // Janus made an offer of its own (Bob's camera) before reading our answer: it adds Dee and
+    // says `updating`; her m-line comes with its next offer. Asking again would add her twice.
+    subscriber.options.onmessage({ videoroom: 'updated' }, { type: 'offer', sdp: '' });
+    subscriber.options.onmessage({ videoroom: 'updating' });
+    vi.advanceTimersByTime(10_000);
+    (answers.pending.shift() as () => void)();
+    vi.advanceTimersByTime(10_000);
+    expect(subscribes().map((m) => m.streams)).toEqual([[{ feed: 'f-cy' }], [{ feed: 'f-dee' }]]);
+    media.close();
+  });
+
+  it('a stream Janus sends on two m-lines is shown once and the later m-line is dropped', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    stubMediaStream();
+    const { media, subscriber } = await askingForCy();
+    subscriber.options.onmessage(
+      {
+        videoroom: 'updated',
+        streams: [
+          { mid: '0', feed_id: 'f-bob', feed_mid: '0', active: true },
+          { mid: '1', feed_id: 'f-cy', feed_mid: '0', active: true },
+          { mid: '2', feed_id: 'f-cy', feed_mid: '0', active: true },
+        ],
+      },
+      { type: 'offer', sdp: '' },
+    );
+    const first = { id: 'cy-video', kind: 'video' };
+    subscriber.options.onremotetrack?.(first, '1', true, { reason: 'created' });
+    subscriber.options.onremotetrack?.({ id: 'cy-video-2', kind: 'video' }, '2', true, { reason: 'created' });
+    expect(media.streamOf('f-cy')?.getTracks()).toEqual([first]);
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'unsubscribe', streams: [{ sub_mid: '2' }] });
+    // Janus takes it away: the m-line goes inactive; nothing more is asked.
+    subscriber.options.onmessage(
+      { videoroom: 'updated', streams: [{ mid: '2', active: false }] },
+      { type: 'offer', sdp: '' },
+    );
+    vi.advanceTimersByTime(10_000);
+    expect(subscriber.sent.filter((m) => m.request === 'unsubscribe')).toHaveLength(1);
+    expect(media.streamOf('f-cy')?.getTracks()).toEqual([first]);
+    media.close();
+  });
+
+  it('a track janus.js reports muted (nothing received for a while) stays in the stream; an ended one goes', async () => {
+    stubMediaStream();
     const { media } = await joinedMedia();
     const subscriber = handles[1] as FakeHandle;
     subscriber.options.onmessage(

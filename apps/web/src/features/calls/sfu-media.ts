@@ -2,7 +2,7 @@ import type { SfuGrant } from '@cohort/shared/calls';
 import Janus, { type JanusJS } from 'janus-gateway';
 // janus-gateway's ES build reads webrtc-adapter (its own dependency) from the caller.
 import adapter from 'webrtc-adapter';
-import { applyStreams, tracksByFeed } from './sfu-layout.ts';
+import { applyStreams, type Carried, duplicateMids, tracksByFeed } from './sfu-layout.ts';
 
 const VIDEOROOM = 'janus.plugin.videoroom';
 /** Sender frame rate in SFU rooms (the camera is also shrunk to SFU_CAMERA by the controller). */
@@ -14,8 +14,12 @@ const RETRY_MS = 1000;
  * publisher it no longer has, or has not set up yet, with no change at all.
  */
 const ASK_AGAIN_MS = 3000;
-/** A subscription change Janus has not answered in this long is given up, and asked for again. */
-const ANSWER_TIMEOUT_MS = 10_000;
+/**
+ * A subscription change Janus has not answered in this long is given up, and asked for again. Janus
+ * answers at once; the wait is for a page so busy that it reads the answer late (asking again for a
+ * feed Janus did add would add it twice).
+ */
+const ANSWER_TIMEOUT_MS = 30_000;
 /** Connections to Janus tried before the call is given up (the grant's token stays valid meanwhile). */
 const CONNECT_ATTEMPTS = 3;
 
@@ -69,11 +73,20 @@ export class SfuMedia {
   private readonly asked = new Map<string, number>();
   /** A subscription change Janus has not answered yet: one at a time, so renegotiations never overlap. */
   private inflight: { feeds: string[] } | null = null;
+  /** The last change asked for (what an `updating` answer accepted). */
+  private lastAsked: { request: string; feeds: string[] } | null = null;
+  /**
+   * Feeds Janus added (`updating`) while an offer of its was still unanswered: their m-lines come
+   * with its next offer, after our answer. Until then (or ANSWER_TIMEOUT_MS) they count as received.
+   */
+  private readonly comingWithOffer = new Map<string, number>();
+  /** We are answering an offer of Janus's: no change is asked for until the answer is sent. */
+  private answering = false;
   /** The next connection to Janus (before joining), and the subscriber's next look at what it receives. */
   private reconnect: ReturnType<typeof setTimeout> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private answerTimeout: ReturnType<typeof setTimeout> | undefined;
-  private feedOfMid = new Map<string, string>();
+  private carried = new Map<string, Carried>();
   private readonly trackOfMid = new Map<string, MediaStreamTrack>();
   private streams = new Map<string, MediaStream>();
   /** Feed ids talking now (VideoRoom `audiolevel_event`), and the last one of the others to talk. */
@@ -262,6 +275,7 @@ export class SfuMedia {
 
   private removePublisher(id: string) {
     this.publishers.delete(id);
+    this.comingWithOffer.delete(id);
     this.speaking.delete(id);
     this.sync();
     this.options.onChange();
@@ -275,47 +289,65 @@ export class SfuMedia {
    * publisher not set up yet) or a request answered out of turn is asked for again, not lost.
    */
   private sync() {
-    if (this.closed || this.inflight || this.privateId === null) return;
+    if (this.closed || this.inflight || this.answering || this.privateId === null) return;
     clearTimeout(this.retry);
     const wanted = [...this.publishers].filter((feed) => this.options.named(feed));
     if (!this.subscriberJoined) {
       // Not a subscriber in the room yet (the first time, or Janus refused the join, e.g. a feed
       // that had just left): join with everything wanted now; subscribe would be refused.
       if (wanted.length === 0) return;
-      const streams = this.ask(wanted).map((feed) => ({ feed }));
+      const streams = this.ask('join', wanted).map((feed) => ({ feed }));
       if (this.subscriber) return this.joinSubscriber(this.subscriber, streams);
       return this.attachSubscriber(streams);
     }
-    const receiving = new Set(this.feedOfMid.values());
     const now = Date.now();
-    const dueAt = (feed: string) => (this.asked.get(feed) ?? Number.NEGATIVE_INFINITY) + ASK_AGAIN_MS;
+    const receiving = new Set([...this.carried.values()].map((c) => c.feed));
+    for (const [feed, at] of this.comingWithOffer) {
+      if (receiving.has(feed) || now - at >= ANSWER_TIMEOUT_MS) this.comingWithOffer.delete(feed);
+      else receiving.add(feed);
+    }
+    // A stream Janus sends twice (asked for again after all): drop the later m-lines.
+    const twice = duplicateMids(this.carried).filter((mid) => this.dueAt(`mid ${mid}`) <= now);
+    if (twice.length > 0) {
+      this.ask(
+        'unsubscribe',
+        twice.map((mid) => `mid ${mid}`),
+      );
+      return this.subscriber?.send({
+        message: { request: 'unsubscribe', streams: twice.map((mid) => ({ sub_mid: mid })) },
+      });
+    }
     const missing = wanted.filter((feed) => !receiving.has(feed));
-    const extra = [...receiving].filter((feed) => !wanted.includes(feed));
-    const add = missing.filter((feed) => dueAt(feed) <= now);
-    const remove = extra.filter((feed) => dueAt(feed) <= now);
+    const extra = [...receiving].filter((feed) => !wanted.includes(feed) && !this.comingWithOffer.has(feed));
+    const add = missing.filter((feed) => this.dueAt(feed) <= now);
+    const remove = extra.filter((feed) => this.dueAt(feed) <= now);
     if (add.length === 0 && remove.length === 0) {
-      const next = Math.min(...[...missing, ...extra].map(dueAt));
+      const next = Math.min(...[...missing, ...extra].map((feed) => this.dueAt(feed)));
       if (Number.isFinite(next)) this.retry = setTimeout(() => this.sync(), next - now);
       return;
     }
-    const streams = this.ask(add.length > 0 ? add : remove).map((feed) => ({ feed }));
-    this.subscriber?.send({ message: { request: add.length > 0 ? 'subscribe' : 'unsubscribe', streams } });
+    const request = add.length > 0 ? 'subscribe' : 'unsubscribe';
+    const streams = this.ask(request, add.length > 0 ? add : remove).map((feed) => ({ feed }));
+    this.subscriber?.send({ message: { request, streams } });
   }
 
-  /** Marks a request to Janus as under way (answered by `settled`, or given up after a while). */
-  private ask(feeds: string[]) {
+  /** When a feed (or `mid <mid>`) asked about may be asked about again. */
+  private dueAt(key: string) {
+    return (this.asked.get(key) ?? Number.NEGATIVE_INFINITY) + ASK_AGAIN_MS;
+  }
+
+  /** Marks a request to Janus as under way (until its answer, or given up after ANSWER_TIMEOUT_MS). */
+  private ask(request: string, feeds: string[]) {
     const now = Date.now();
     for (const feed of feeds) this.asked.set(feed, now);
     this.inflight = { feeds };
+    this.lastAsked = { request, feeds };
     clearTimeout(this.answerTimeout);
-    this.answerTimeout = setTimeout(() => this.settled(), ANSWER_TIMEOUT_MS);
+    this.answerTimeout = setTimeout(() => {
+      this.inflight = null;
+      this.sync();
+    }, ANSWER_TIMEOUT_MS);
     return feeds;
-  }
-
-  private settled() {
-    this.inflight = null;
-    clearTimeout(this.answerTimeout);
-    this.sync();
   }
 
   private attachSubscriber(streams: { feed: string }[]) {
@@ -355,7 +387,7 @@ export class SfuMedia {
     if (this.closed) return;
     if (msg.videoroom === 'attached') this.subscriberJoined = true;
     if (msg.streams) {
-      this.feedOfMid = applyStreams(this.feedOfMid, msg.streams);
+      this.carried = applyStreams(this.carried, msg.streams);
       this.refreshStreams();
     }
     if (msg.error) {
@@ -368,26 +400,36 @@ export class SfuMedia {
       this.retry = setTimeout(() => this.sync(), RETRY_MS);
       return;
     }
+    if (msg.videoroom === 'updating' && this.lastAsked?.request === 'subscribe') {
+      // Added, but offered only after we answer the offer before: not to be asked for again.
+      const now = Date.now();
+      for (const feed of this.lastAsked.feeds) this.comingWithOffer.set(feed, now);
+    }
+    const answered = ['attached', 'updated', 'updating'].includes(String(msg.videoroom));
+    if (answered) {
+      this.inflight = null;
+      clearTimeout(this.answerTimeout);
+    }
     const handle = this.subscriber;
     if (jsep && handle) {
+      this.answering = true;
       handle.createAnswer({
         jsep,
         tracks: [],
         success: (answer) => {
           handle.send({ message: { request: 'start' }, jsep: answer });
-          this.settled();
+          this.answering = false;
+          this.sync();
         },
         error: (err) => this.lost(`subscription failed: ${String(err)}`),
       });
-    } else if (msg.videoroom === 'attached' || msg.videoroom === 'updated') {
-      this.settled();
-    }
+    } else if (answered) this.sync();
   }
 
   /** One MediaStream per publisher, kept while its tracks stay the same (a new one re-renders). */
   private refreshStreams() {
     const next = new Map<string, MediaStream>();
-    for (const [feed, tracks] of tracksByFeed(this.feedOfMid, this.trackOfMid)) {
+    for (const [feed, tracks] of tracksByFeed(this.carried, this.trackOfMid)) {
       const old = this.streams.get(feed);
       const same =
         old && old.getTracks().length === tracks.length && tracks.every((t) => old.getTrackById(t.id) === t);
