@@ -141,10 +141,11 @@ test.describe('a channel meeting of eight on the SFU', () => {
     const since = () => `+${Math.round((Date.now() - started) / 1000)} s`;
     for (const p of people) {
       await countPeerConnections(p.page);
-      // The page's own errors (Janus retries, refused subscriptions) go to the log: the CI log is
-      // the only record a failed run on another machine leaves besides the trace.
+      // The page's own errors and warnings (Janus retries, refused subscriptions, a subscriber
+      // connection rebuilt for want of frames) go to the log: the CI log is the only record a failed
+      // run on another machine leaves besides the trace.
       p.page.on('console', (m) => {
-        if (m.type() === 'error') console.log(`[${p.name} ${since()}] ${m.text()}`);
+        if (m.type() === 'error' || m.type() === 'warning') console.log(`[${p.name} ${since()}] ${m.text()}`);
       });
     }
     // Everyone opens the meeting page first: on a starved machine a page load next to pages already

@@ -10,7 +10,11 @@ interface FakeHandle {
   options: {
     onmessage: (msg: Record<string, unknown>, jsep?: unknown) => void;
     onremotetrack?: (track: unknown, mid: string, on: boolean, metadata?: { reason: string }) => void;
+    connectionState?: (state: string) => void;
   };
+  /** The handle's peer connection: its state, and the frames each video mid decoded (getStats). */
+  pc: { connectionState: string; framesDecoded: Map<string, number> };
+  hungUp: boolean;
 }
 const handles = vi.hoisted(() => [] as FakeHandle[]);
 /** Answers to Janus's offers held back until released (a page too busy to answer at once). */
@@ -35,9 +39,25 @@ vi.mock('janus-gateway', () => {
       } else queueMicrotask(options.success);
     }
     attach(options: FakeHandle['options'] & { success: (h: unknown) => void }) {
-      const record: FakeHandle = { sent: [], options };
+      const pc = { connectionState: 'connected', framesDecoded: new Map<string, number>() };
+      const record: FakeHandle = { sent: [], options, pc, hungUp: false };
       handles.push(record);
+      const stats = () =>
+        new Map(
+          [...pc.framesDecoded].map(([mid, framesDecoded]) => [
+            mid,
+            { type: 'inbound-rtp', kind: 'video', mid, framesDecoded },
+          ]),
+        );
       options.success({
+        webrtcStuff: {
+          pc: {
+            get connectionState() {
+              return pc.connectionState;
+            },
+            getStats: async () => stats(),
+          },
+        },
         send: ({ message }: { message: FakeHandle['sent'][number] }) => record.sent.push(message),
         createOffer: () => {},
         createAnswer: ({ success }: { success: (jsep: unknown) => void }) => {
@@ -46,7 +66,9 @@ vi.mock('janus-gateway', () => {
           else answer();
         },
         handleRemoteJsep: () => {},
-        hangup: () => {},
+        hangup: () => {
+          record.hungUp = true;
+        },
         detach: () => {},
       });
     }
@@ -138,6 +160,20 @@ describe('SfuMedia subscriptions', () => {
     media.close();
   });
 
+  /** Janus's offer carrying Bob on mid 0 and Cy on mid 1. */
+  function offerBobAndCy(handle: FakeHandle, videoroom: 'attached' | 'updated') {
+    handle.options.onmessage(
+      {
+        videoroom,
+        streams: [
+          { mid: '0', feed_id: 'f-bob', feed_mid: '0', active: true },
+          { mid: '1', feed_id: 'f-cy', feed_mid: '0', active: true },
+        ],
+      },
+      { type: 'offer', sdp: '' },
+    );
+  }
+
   /** Joined, receiving Bob; then Cy publishes and we ask Janus for her. */
   async function askingForCy() {
     const joined = await joinedMedia();
@@ -209,16 +245,7 @@ describe('SfuMedia subscriptions', () => {
     const { media, subscriber, publisher } = await askingForCy();
     // A busy page: Janus answers the subscription for Cy with an offer we are slow to answer.
     answers.held = true;
-    subscriber.options.onmessage(
-      {
-        videoroom: 'updated',
-        streams: [
-          { mid: '0', feed_id: 'f-bob', feed_mid: '0', active: true },
-          { mid: '1', feed_id: 'f-cy', feed_mid: '0', active: true },
-        ],
-      },
-      { type: 'offer', sdp: '' },
-    );
+    offerBobAndCy(subscriber, 'updated');
     // Dee publishes meanwhile: she is asked for only once the answer is sent (Janus would postpone it).
     publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-dee' }] });
     vi.advanceTimersByTime(5000);
@@ -236,6 +263,27 @@ describe('SfuMedia subscriptions', () => {
     (answers.pending.shift() as () => void)();
     vi.advanceTimersByTime(10_000);
     expect(subscribes().map((m) => m.streams)).toEqual([[{ feed: 'f-cy' }], [{ feed: 'f-dee' }]]);
+    media.close();
+  });
+
+  it('an answer janus.js never finishes holds changes back for 30 s, not for ever', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { media, subscriber, publisher } = await askingForCy();
+    answers.held = true;
+    subscriber.options.onmessage(
+      { videoroom: 'updated', streams: [{ mid: '1', feed_id: 'f-cy', feed_mid: '0', active: true }] },
+      { type: 'offer', sdp: '' },
+    );
+    publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-dee' }] });
+    await vi.advanceTimersByTimeAsync(29_000);
+    publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-eve' }] });
+    expect(subscriber.sent.at(-1)).toEqual({ request: 'subscribe', streams: [{ feed: 'f-cy' }] });
+    await vi.advanceTimersByTimeAsync(1_000);
+    publisher.options.onmessage({ videoroom: 'event', publishers: [{ id: 'f-eve' }] });
+    expect(subscriber.sent.at(-1)).toEqual({
+      request: 'subscribe',
+      streams: [{ feed: 'f-dee' }, { feed: 'f-eve' }],
+    });
     media.close();
   });
 
@@ -267,6 +315,67 @@ describe('SfuMedia subscriptions', () => {
     vi.advanceTimersByTime(10_000);
     expect(subscriber.sent.filter((m) => m.request === 'unsubscribe')).toHaveLength(1);
     expect(media.streamOf('f-cy')?.getTracks()).toEqual([first]);
+    media.close();
+  });
+
+  it('a video m-line that decodes no frame for 30 s gets a new subscriber connection with every feed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    stubMediaStream();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { media, subscriber, lost } = await askingForCy();
+    offerBobAndCy(subscriber, 'updated');
+    subscriber.options.onremotetrack?.({ id: 'bob-video', kind: 'video' }, '0', true, { reason: 'created' });
+    subscriber.options.onremotetrack?.({ id: 'cy-video', kind: 'video' }, '1', true, { reason: 'created' });
+    // Bob's video decodes; Cy's m-line receives nothing.
+    for (let second = 0; second < 30; second += 5) {
+      subscriber.pc.framesDecoded.set('0', second * 5);
+      await vi.advanceTimersByTimeAsync(5000);
+    }
+    expect(handles).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(5000);
+
+    expect(subscriber.hungUp).toBe(true);
+    const rebuilt = handles[2] as FakeHandle;
+    expect(rebuilt.sent).toEqual([expect.objectContaining({ request: 'join', ptype: 'subscriber' })]);
+    expect(rebuilt.sent[0]?.streams).toEqual([{ feed: 'f-bob' }, { feed: 'f-cy' }]);
+    expect(media.streamOf('f-bob')).toBeNull();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('no video from'), 'f-cy', expect.any(String));
+    // The old connection closing is not the call failing, and its late messages change nothing.
+    subscriber.options.connectionState?.('failed');
+    subscriber.options.onmessage({
+      videoroom: 'updated',
+      streams: [{ mid: '5', feed_id: 'f-x', active: true }],
+    });
+    expect(lost).toEqual([]);
+    expect(rebuilt.sent).toHaveLength(1);
+
+    // The new connection carries both; Cy's video stays black: not rebuilt again within a minute.
+    offerBobAndCy(rebuilt, 'attached');
+    expect(rebuilt.sent.at(-1)).toEqual({ request: 'start' });
+    rebuilt.options.onremotetrack?.({ id: 'cy-video-2', kind: 'video' }, '1', true, { reason: 'created' });
+    await vi.advanceTimersByTimeAsync(50_000);
+    expect(handles).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(handles).toHaveLength(4);
+    media.close();
+  });
+
+  it('video that decodes, however slowly, never rebuilds the subscriber connection', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    stubMediaStream();
+    const { media } = await joinedMedia();
+    const subscriber = handles[1] as FakeHandle;
+    subscriber.options.onmessage(
+      { videoroom: 'attached', streams: [{ mid: '0', feed_id: 'f-bob', feed_mid: '0', active: true }] },
+      { type: 'offer', sdp: '' },
+    );
+    subscriber.options.onremotetrack?.({ id: 'bob-video', kind: 'video' }, '0', true, { reason: 'created' });
+    // Its first frame after 25 s (a starved page), then none for minutes (a still screen).
+    await vi.advanceTimersByTimeAsync(25_000);
+    subscriber.pc.framesDecoded.set('0', 1);
+    await vi.advanceTimersByTimeAsync(300_000);
+    expect(handles).toHaveLength(2);
+    expect(subscriber.hungUp).toBe(false);
     media.close();
   });
 

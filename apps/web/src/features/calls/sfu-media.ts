@@ -22,6 +22,15 @@ const ASK_AGAIN_MS = 3000;
 const ANSWER_TIMEOUT_MS = 30_000;
 /** Connections to Janus tried before the call is given up (the grant's token stays valid meanwhile). */
 const CONNECT_ATTEMPTS = 3;
+/**
+ * A received video m-line that has decoded no frame this long is stuck: a camera sends at least
+ * black frames when turned off, so nothing at all means the subscription or its media went wrong.
+ */
+const NO_FRAMES_MS = 30_000;
+/** How often the subscriber's decoded frames are looked at. */
+const WATCH_MS = 5000;
+/** A stuck subscriber connection is rebuilt at most this often (a rebuild asks every publisher for a keyframe). */
+const REBUILD_MS = 60_000;
 
 let initialised: Promise<void> | null = null;
 const initJanus = () => {
@@ -80,8 +89,19 @@ export class SfuMedia {
    * with its next offer, after our answer. Until then (or ANSWER_TIMEOUT_MS) they count as received.
    */
   private readonly comingWithOffer = new Map<string, number>();
-  /** We are answering an offer of Janus's: no change is asked for until the answer is sent. */
-  private answering = false;
+  /**
+   * Since when we are answering an offer of Janus's: no change is asked for until the answer is
+   * sent (or ANSWER_TIMEOUT_MS passed, should janus.js never call back).
+   */
+  private answeringSince: number | null = null;
+  /** Which subscriber handle is current: callbacks of one rebuilt away are ignored. */
+  private subscriberGeneration = 0;
+  /** Shown video m-lines (`mid feed`) not seen decoding yet: since when, and their frame count then. */
+  private readonly awaitingFrames = new Map<string, { since: number; frames: number }>();
+  /** Shown video m-lines seen decoding (not watched any more). */
+  private readonly decoding = new Set<string>();
+  private rebuiltAt = Number.NEGATIVE_INFINITY;
+  private watch: ReturnType<typeof setInterval> | undefined;
   /** The next connection to Janus (before joining), and the subscriber's next look at what it receives. */
   private reconnect: ReturnType<typeof setTimeout> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
@@ -98,6 +118,7 @@ export class SfuMedia {
   async start() {
     await initJanus();
     this.connect();
+    this.watch = setInterval(() => void this.watchFrames(), WATCH_MS);
   }
 
   private connect() {
@@ -167,6 +188,7 @@ export class SfuMedia {
     clearTimeout(this.reconnect);
     clearTimeout(this.retry);
     clearTimeout(this.answerTimeout);
+    clearInterval(this.watch);
     for (const handle of [this.subscriber, this.publisher]) {
       try {
         handle?.hangup(true);
@@ -289,7 +311,8 @@ export class SfuMedia {
    * publisher not set up yet) or a request answered out of turn is asked for again, not lost.
    */
   private sync() {
-    if (this.closed || this.inflight || this.answering || this.privateId === null) return;
+    if (this.closed || this.inflight || this.privateId === null) return;
+    if (this.answering()) return;
     clearTimeout(this.retry);
     const wanted = [...this.publishers].filter((feed) => this.options.named(feed));
     if (!this.subscriberJoined) {
@@ -331,6 +354,11 @@ export class SfuMedia {
     this.subscriber?.send({ message: { request, streams } });
   }
 
+  /** An answer to Janus's offer is being made (given up on after ANSWER_TIMEOUT_MS). */
+  private answering() {
+    return this.answeringSince !== null && Date.now() - this.answeringSince < ANSWER_TIMEOUT_MS;
+  }
+
   /** When a feed (or `mid <mid>`) asked about may be asked about again. */
   private dueAt(key: string) {
     return (this.asked.get(key) ?? Number.NEGATIVE_INFINITY) + ASK_AGAIN_MS;
@@ -351,16 +379,23 @@ export class SfuMedia {
   }
 
   private attachSubscriber(streams: { feed: string }[]) {
+    const generation = this.subscriberGeneration;
+    const ours = () => generation === this.subscriberGeneration && !this.closed;
     const options: HandleOptions = {
       plugin: VIDEOROOM,
       success: (handle) => {
-        if (this.closed) return handle.detach();
+        if (!ours()) return handle.detach();
         this.subscriber = handle;
         this.joinSubscriber(handle, streams);
       },
-      error: (err) => this.lost(String(err)),
-      onmessage: (msg, jsep) => this.onSubscriberMessage(msg, jsep),
+      error: (err) => {
+        if (ours()) this.lost(String(err));
+      },
+      onmessage: (msg, jsep) => {
+        if (ours()) this.onSubscriberMessage(msg, jsep);
+      },
       onremotetrack: (track, mid, on, metadata) => {
+        if (!ours()) return;
         // janus.js calls a track that received nothing for 2.5 s (a stalled publisher) removed:
         // keep it, so the tile holds its last frame and plays on, instead of a rebuilt stream.
         if (!on && metadata?.reason === 'mute') return;
@@ -369,6 +404,7 @@ export class SfuMedia {
         this.refreshStreams();
       },
       connectionState: (state) => {
+        if (!ours()) return;
         if (state === 'failed') this.lost('subscriber connection failed');
         else this.options.onChange();
       },
@@ -412,18 +448,92 @@ export class SfuMedia {
     }
     const handle = this.subscriber;
     if (jsep && handle) {
-      this.answering = true;
+      this.answeringSince = Date.now();
       handle.createAnswer({
         jsep,
         tracks: [],
         success: (answer) => {
+          if (handle !== this.subscriber) return;
           handle.send({ message: { request: 'start' }, jsep: answer });
-          this.answering = false;
+          this.answeringSince = null;
           this.sync();
         },
-        error: (err) => this.lost(`subscription failed: ${String(err)}`),
+        error: (err) => {
+          if (handle === this.subscriber) this.lost(`subscription failed: ${String(err)}`);
+        },
       });
     } else if (answered) this.sync();
+  }
+
+  /**
+   * Looks at the frames each shown video m-line decoded. One that decoded none for NO_FRAMES_MS
+   * while the connection is up is stuck however it got there (an offer answered out of turn, a
+   * keyframe Janus never asked for): a new subscriber connection starts every stream afresh.
+   */
+  private async watchFrames() {
+    const pc = this.subscriber?.webrtcStuff?.pc;
+    if (this.closed || this.answering() || pc?.connectionState !== 'connected') return;
+    const frames = new Map<string, number>();
+    const report = await pc.getStats().catch(() => null);
+    report?.forEach((r: { type?: string; kind?: string; mid?: string; framesDecoded?: number }) => {
+      if (r.type === 'inbound-rtp' && r.kind === 'video' && r.mid !== undefined)
+        frames.set(r.mid, r.framesDecoded ?? 0);
+    });
+    if (this.closed || pc !== this.subscriber?.webrtcStuff?.pc) return;
+    const now = Date.now();
+    const extra = new Set(duplicateMids(this.carried));
+    const shown = new Set<string>();
+    const stuck: string[] = [];
+    for (const [mid, track] of this.trackOfMid) {
+      const feed = this.carried.get(mid)?.feed;
+      if (track.kind !== 'video' || feed === undefined || extra.has(mid)) continue;
+      const key = `${mid} ${feed}`;
+      shown.add(key);
+      if (this.decoding.has(key)) continue;
+      const count = frames.get(mid) ?? 0;
+      const first = this.awaitingFrames.get(key);
+      if (!first) this.awaitingFrames.set(key, { since: now, frames: count });
+      else if (count > first.frames) {
+        this.awaitingFrames.delete(key);
+        this.decoding.add(key);
+      } else if (now - first.since >= NO_FRAMES_MS) stuck.push(feed);
+    }
+    for (const key of this.awaitingFrames.keys()) if (!shown.has(key)) this.awaitingFrames.delete(key);
+    for (const key of this.decoding) if (!shown.has(key)) this.decoding.delete(key);
+    if (stuck.length > 0 && now - this.rebuiltAt >= REBUILD_MS) this.rebuildSubscriber(stuck);
+  }
+
+  /** Hangs the subscriber connection up and joins again with every feed wanted now. */
+  private rebuildSubscriber(stuck: string[]) {
+    console.warn(
+      'Janus subscriber: no video from',
+      stuck.join(', '),
+      `in ${NO_FRAMES_MS / 1000} s; reconnecting`,
+    );
+    this.rebuiltAt = Date.now();
+    const old = this.subscriber;
+    this.subscriberGeneration += 1;
+    this.subscriber = null;
+    this.subscriberJoined = false;
+    this.inflight = null;
+    this.lastAsked = null;
+    this.answeringSince = null;
+    this.asked.clear();
+    this.comingWithOffer.clear();
+    this.carried = new Map();
+    this.trackOfMid.clear();
+    this.awaitingFrames.clear();
+    this.decoding.clear();
+    clearTimeout(this.answerTimeout);
+    clearTimeout(this.retry);
+    try {
+      old?.hangup(true);
+      old?.detach();
+    } catch {
+      // Already gone.
+    }
+    this.refreshStreams();
+    this.sync();
   }
 
   /** One MediaStream per publisher, kept while its tracks stay the same (a new one re-renders). */
