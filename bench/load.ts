@@ -15,6 +15,9 @@
 //                                                            10 ms, no burst)
 //   NODE_ARGS='--max-semi-space-size=16' …                  node flags for the server nodes, after the
 //                                                            ones `npm run serve` gives (a later flag wins)
+//   NODE_ENTRY=bundle …                                      the nodes run the build's bundle, as `npm start`
+//                                                            does (npm run build first); default: the sources
+//                                                            through tsx
 //
 // Users, sessions, workspaces (WORKSPACE_SIZE users each, CHANNELS channels), 50 messages of history
 // per channel and a task board per user are seeded with bulk SQL (no argon2 per user); everything
@@ -59,6 +62,11 @@ const CPU_BURST_US = Number(process.env.NODE_CPU_BURST_US ?? 0);
 // `npm run serve`, then NODE_ARGS (the generator keeps its own flags).
 const shipped = serveCommand();
 const NODE_ARGS = [...shipped.args, ...wordsOf(process.env.NODE_ARGS)];
+const BUNDLE = 'apps/server/dist/main.js';
+const NODE_ENTRY =
+  process.env.NODE_ENTRY === 'bundle' ? [BUNDLE] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+if (process.env.NODE_ENTRY === 'bundle' && !existsSync(join(repoRoot, BUNDLE)))
+  throw new Error(`NODE_ENTRY=bundle needs ${BUNDLE}: run npm run build first`);
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 
@@ -216,27 +224,23 @@ async function startNode(i: number) {
   const url = `http://127.0.0.1:${port}`;
   const inspectPort = process.env.PROFILE ? await freePort() : 0;
   const profile = process.env.PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, ...NODE_ARGS, '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        ...shipped.env,
-        DATA_DIR: join(dataDir, `node-${i}`),
-        DATABASE_URL: dbUrl.toString(),
-        // Two nodes share rooms through Redis, on a stream of their own (other work uses this Redis).
-        REDIS_URL: NODES > 1 ? REDIS_URL : '',
-        REDIS_STREAM: `cohort-load-${run}`,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        METRICS_TOKEN,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+  const child = spawn(process.execPath, [...profile, ...NODE_ARGS, ...NODE_ENTRY], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ...shipped.env,
+      DATA_DIR: join(dataDir, `node-${i}`),
+      DATABASE_URL: dbUrl.toString(),
+      // Two nodes share rooms through Redis, on a stream of their own (other work uses this Redis).
+      REDIS_URL: NODES > 1 ? REDIS_URL : '',
+      REDIS_STREAM: `cohort-load-${run}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      METRICS_TOKEN,
     },
-  );
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const server = { url, child, inspectPort, cgroup: '' };
   servers.push(server);
   if (NODE_CPU_QUOTA > 0) {
@@ -435,7 +439,7 @@ try {
   const total = Math.max(...STEPS);
   const started = new Date();
   console.log(
-    `load: ${NODES} node(s)${NODE_CPU_QUOTA > 0 ? ` capped at ${NODE_CPU_QUOTA} cores each (CFS period ${CPU_PERIOD_US / 1000} ms${CPU_BURST_US > 0 ? `, burst ${CPU_BURST_US / 1000} ms` : ''})` : ''}, ${GENERATORS} generator process(es), steps ${STEPS.join(', ')}, ` +
+    `load: ${NODES} node(s) running ${NODE_ENTRY.at(-1)}${NODE_CPU_QUOTA > 0 ? ` capped at ${NODE_CPU_QUOTA} cores each (CFS period ${CPU_PERIOD_US / 1000} ms${CPU_BURST_US > 0 ? `, burst ${CPU_BURST_US / 1000} ms` : ''})` : ''}, ${GENERATORS} generator process(es), steps ${STEPS.join(', ')}, ` +
       `${WARMUP}+${HOLD} s each, ${CHANNELS} channels per ${WORKSPACE_SIZE}-user workspace, PostgreSQL ${dbName}`,
   );
   for (let i = 0; i < NODES; i++) await startNode(i);
@@ -677,6 +681,7 @@ try {
         nodes: NODES,
         nodeCpuQuota: NODE_CPU_QUOTA || null,
         nodeCpuBurstUs: CPU_BURST_US || null,
+        nodeEntry: NODE_ENTRY.at(-1),
         generators: GENERATORS,
         best,
         rows,
