@@ -237,6 +237,14 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** The built server bundle (`npm run build`), run by plain node as `npm start` runs it. */
+export const SERVER_BUNDLE = 'apps/server/dist/main.js';
+
+/** Node arguments that run the server: the bundle, or the sources through tsx (the default). */
+export function serverEntry(entry: 'sources' | 'bundle' = 'sources'): string[] {
+  return entry === 'bundle' ? [SERVER_BUNDLE] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+}
+
 /**
  * The Cohort server as a child process on a free port with a fresh DATA_DIR: on PGlite there, or,
  * with `databaseUrl`, on a fresh database created on that PostgreSQL server (dropped by `stop`).
@@ -278,8 +286,7 @@ export async function startServer(
     };
   }
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
-  const entry =
-    opts.entry === 'bundle' ? ['apps/server/dist/main.js'] : ['--import', 'tsx', 'apps/server/src/main.ts'];
+  const entry = serverEntry(opts.entry);
   const shipped = serveCommand();
   const extra = wordsOf(process.env.SERVER_ARGS);
   const child = spawn(process.execPath, [...profile, ...shipped.args, ...extra, ...entry], {

@@ -35,7 +35,7 @@ import pg from 'pg';
 import { WebSocket } from 'ws';
 import { freePort } from '../scripts/local-services.ts';
 import { serveCommand, wordsOf } from '../scripts/serve-command.ts';
-import { repoRoot, report } from './lib.ts';
+import { repoRoot, report, SERVER_BUNDLE, serverEntry } from './lib.ts';
 import type { LoadUser, ParentMessage, WindowStats } from './load-generator.ts';
 
 const STEPS = (process.env.STEPS ?? '500,1000,2000,3000').split(',').map(Number);
@@ -62,11 +62,9 @@ const CPU_BURST_US = Number(process.env.NODE_CPU_BURST_US ?? 0);
 // `npm run serve`, then NODE_ARGS (the generator keeps its own flags).
 const shipped = serveCommand();
 const NODE_ARGS = [...shipped.args, ...wordsOf(process.env.NODE_ARGS)];
-const BUNDLE = 'apps/server/dist/main.js';
-const NODE_ENTRY =
-  process.env.NODE_ENTRY === 'bundle' ? [BUNDLE] : ['--import', 'tsx', 'apps/server/src/main.ts'];
-if (process.env.NODE_ENTRY === 'bundle' && !existsSync(join(repoRoot, BUNDLE)))
-  throw new Error(`NODE_ENTRY=bundle needs ${BUNDLE}: run npm run build first`);
+const NODE_ENTRY = serverEntry(process.env.NODE_ENTRY === 'bundle' ? 'bundle' : 'sources');
+if (process.env.NODE_ENTRY === 'bundle' && !existsSync(join(repoRoot, SERVER_BUNDLE)))
+  throw new Error(`NODE_ENTRY=bundle needs ${SERVER_BUNDLE}: run npm run build first`);
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
 const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 

@@ -96,10 +96,11 @@ export class SfuMedia {
   private answeringSince: number | null = null;
   /** Which subscriber handle is current: callbacks of one rebuilt away are ignored. */
   private subscriberGeneration = 0;
-  /** Shown video m-lines (`mid feed`) not seen decoding yet: since when, and their frame count then. */
-  private readonly awaitingFrames = new Map<string, { since: number; frames: number }>();
-  /** Shown video m-lines seen decoding (not watched any more). */
-  private readonly decoding = new Set<string>();
+  /**
+   * Each shown video m-line (`mid feed`): since when it is watched and its frame count then, or
+   * `decoding` once it decoded a frame (not watched any more).
+   */
+  private readonly videoWatch = new Map<string, { since: number; frames: number } | 'decoding'>();
   private rebuiltAt = Number.NEGATIVE_INFINITY;
   private watch: ReturnType<typeof setInterval> | undefined;
   /** The next connection to Janus (before joining), and the subscriber's next look at what it receives. */
@@ -489,17 +490,14 @@ export class SfuMedia {
       if (track.kind !== 'video' || feed === undefined || extra.has(mid)) continue;
       const key = `${mid} ${feed}`;
       shown.add(key);
-      if (this.decoding.has(key)) continue;
+      const first = this.videoWatch.get(key);
+      if (first === 'decoding') continue;
       const count = frames.get(mid) ?? 0;
-      const first = this.awaitingFrames.get(key);
-      if (!first) this.awaitingFrames.set(key, { since: now, frames: count });
-      else if (count > first.frames) {
-        this.awaitingFrames.delete(key);
-        this.decoding.add(key);
-      } else if (now - first.since >= NO_FRAMES_MS) stuck.push(feed);
+      if (!first) this.videoWatch.set(key, { since: now, frames: count });
+      else if (count > first.frames) this.videoWatch.set(key, 'decoding');
+      else if (now - first.since >= NO_FRAMES_MS) stuck.push(feed);
     }
-    for (const key of this.awaitingFrames.keys()) if (!shown.has(key)) this.awaitingFrames.delete(key);
-    for (const key of this.decoding) if (!shown.has(key)) this.decoding.delete(key);
+    for (const key of this.videoWatch.keys()) if (!shown.has(key)) this.videoWatch.delete(key);
     if (stuck.length > 0 && now - this.rebuiltAt >= REBUILD_MS) this.rebuildSubscriber(stuck);
   }
 
@@ -522,8 +520,7 @@ export class SfuMedia {
     this.comingWithOffer.clear();
     this.carried = new Map();
     this.trackOfMid.clear();
-    this.awaitingFrames.clear();
-    this.decoding.clear();
+    this.videoWatch.clear();
     clearTimeout(this.answerTimeout);
     clearTimeout(this.retry);
     try {
