@@ -3,6 +3,7 @@
 //
 //   node --import tsx bench/cpu-top.ts /tmp/prof/load-….cpuprofile [top=25]
 import { readFileSync } from 'node:fs';
+import { placeOf, topRows } from './profile-places.ts';
 
 interface ProfileNode {
   id: number;
@@ -30,36 +31,20 @@ profile.samples.forEach((id, i) => {
 });
 const totalUs = profile.endTime - profile.startTime;
 
-const where = (url: string) => {
-  const m = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (m) return m[1] as string;
-  const src = url.match(/\/(apps|packages)\/(.+)$/);
-  if (src) return `${src[1]}/${src[2]}`;
-  return url.replace(/^node:/, 'node:') || '(native)';
-};
-
 const byFunction = new Map<string, number>();
 const byPlace = new Map<string, number>();
 for (const node of profile.nodes) {
   const us = selfUs.get(node.id) ?? 0;
   if (us === 0) continue;
   const { functionName, url, lineNumber } = node.callFrame;
-  const place = where(url);
+  const place = placeOf(url);
   const fn = `${functionName || '(anonymous)'} ${place}${url ? `:${lineNumber + 1}` : ''}`;
   byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
   const group = url.includes('node_modules') || !url ? place : place.split('/').slice(0, 4).join('/');
   byPlace.set(group, (byPlace.get(group) ?? 0) + us);
 }
 
-const table = (m: Map<string, number>) =>
-  [...m]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([name, us]) => ({
-      name,
-      self_ms: Math.round(us / 1000),
-      pct: Math.round((us / totalUs) * 1000) / 10,
-    }));
+const table = (m: Map<string, number>) => topRows(m, top, totalUs, 'self_ms', 1000);
 
 // Inclusive time of our own functions (apps/, packages/): where the library time above comes from.
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -71,7 +56,7 @@ for (const [id, us] of selfUs) {
   for (let cur: number | undefined = id; cur !== undefined; cur = parentOf.get(cur)) {
     const node = byId.get(cur);
     if (!node || !/\/(apps|packages)\//.test(node.callFrame.url)) continue;
-    const key = `${node.callFrame.functionName || '(anonymous)'} ${where(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+    const key = `${node.callFrame.functionName || '(anonymous)'} ${placeOf(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
     if (counted.has(key)) continue; // recursion counts once
     counted.add(key);
     inclusive.set(key, (inclusive.get(key) ?? 0) + us);

@@ -16,6 +16,9 @@
 //   BASELINE=/tmp/before SERVERS=cohort,baseline,cohort-pglite,baseline-pglite,ejabberd ROUNDS=3 …
 //     (BASELINE: another checkout, e.g. `git worktree add /tmp/before <commit>` with node_modules
 //     linked in, run side by side as "Baseline" to measure a change in the same run)
+//   BASELINE_ARGS=--memory-reducer SERVERS=cohort,baseline,… …
+//     node flags for the baseline sides only, after the shipped ones (a later flag wins): without
+//     BASELINE the baseline is this checkout, so a flag is measured against the build as shipped
 //
 // Delivery latency is send → each other member of the room receives it (the sender's own copy is not
 // counted). CPU is the server process's (/proc/<pid>/stat) plus that of the PostgreSQL backends
@@ -42,6 +45,7 @@ import {
   sleep,
   startServer,
   summary,
+  wordsOf,
 } from './lib.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 1000);
@@ -54,8 +58,9 @@ const USERS = Number(process.env.USERS ?? Math.max(1, Math.ceil(CLIENTS / 10)));
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SERVERS = (process.env.SERVERS ?? 'cohort,ejabberd').split(',');
 const BASELINE = process.env.BASELINE;
-if (SERVERS.some((s) => s.startsWith('baseline')) && !BASELINE)
-  throw new Error('baseline servers need BASELINE');
+const BASELINE_ARGS = wordsOf(process.env.BASELINE_ARGS);
+if (SERVERS.some((s) => s.startsWith('baseline')) && !BASELINE && BASELINE_ARGS.length === 0)
+  throw new Error('baseline servers need BASELINE or BASELINE_ARGS');
 // Extra flags for ejabberd's Erlang VM, e.g. "+sbwt none +sbwtdcpu none +sbwtdio none": its
 // schedulers spin while waiting for work by default, and that spinning shows as CPU in /proc.
 const ERL_OPTIONS = process.env.ERL_OPTIONS ?? '';
@@ -96,10 +101,15 @@ function delivered(receiver: number, body: string) {
 // ---------------------------------------------------------------------------------------------------
 // Cohort: the same set-up as bench/chat-latency.ts (users, one workspace, ROOMS channels, socket.io).
 
-async function cohort(name: string, databaseUrl: string | undefined, root?: string): Promise<Side> {
+async function cohort(
+  name: string,
+  databaseUrl: string | undefined,
+  baseline?: { root?: string; args: string[] },
+): Promise<Side> {
   const server: BenchServer = await startServer({
     ...(databaseUrl ? { databaseUrl } : {}),
-    ...(root ? { root } : {}),
+    ...(baseline?.root ? { root: baseline.root } : {}),
+    ...(baseline ? { args: baseline.args } : {}),
     env: { INVITATIONS_PER_HOUR: '100000' },
     prefix: 'cohort-bench-ejabberd-',
   });
@@ -529,10 +539,11 @@ const sides: Side[] = [];
 const rows: Awaited<ReturnType<typeof window>>[] = [];
 try {
   if (SERVERS.includes('cohort')) sides.push(await cohort('Cohort', DATABASE_URL));
-  if (SERVERS.includes('baseline')) sides.push(await cohort('Baseline', DATABASE_URL, BASELINE));
+  const baseline = { ...(BASELINE ? { root: BASELINE } : {}), args: BASELINE_ARGS };
+  if (SERVERS.includes('baseline')) sides.push(await cohort('Baseline', DATABASE_URL, baseline));
   if (SERVERS.includes('cohort-pglite')) sides.push(await cohort('Cohort on PGlite', undefined));
   if (SERVERS.includes('baseline-pglite'))
-    sides.push(await cohort('Baseline on PGlite', undefined, BASELINE));
+    sides.push(await cohort('Baseline on PGlite', undefined, baseline));
   if (SERVERS.includes('ejabberd')) sides.push(await ejabberd());
   await sleep(3000); // let joins settle
   for (let round = 0; round < ROUNDS; round++) {

@@ -261,6 +261,8 @@ export async function startServer(
     entry?: 'sources' | 'bundle';
     /** Another checkout to run (an older commit, as a baseline in the same run); this one by default. */
     root?: string;
+    /** Node flags of this server's own, after SERVER_ARGS (a later flag wins). */
+    args?: string[];
   } = {},
 ): Promise<BenchServer> {
   const port = await freePort();
@@ -288,7 +290,7 @@ export async function startServer(
   const profile = process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [];
   const entry = serverEntry(opts.entry);
   const shipped = serveCommand();
-  const extra = wordsOf(process.env.SERVER_ARGS);
+  const extra = [...wordsOf(process.env.SERVER_ARGS), ...(opts.args ?? [])];
   const child = spawn(process.execPath, [...profile, ...shipped.args, ...extra, ...entry], {
     cwd: opts.root ?? repoRoot,
     env: {

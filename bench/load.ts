@@ -7,6 +7,9 @@
 //                                                            random node
 //   PROFILE=/tmp/prof node --import tsx bench/load.ts        V8 CPU profile of each node during each
 //                                                            measured hold (summarized by bench/cpu-top.ts)
+//   HEAP_PROFILE=/tmp/heap node --import tsx bench/load.ts   V8 sampling heap profile of what each node
+//                                                            allocated in each hold and kept past the
+//                                                            young generation (bench/heap-top.ts)
 //   NODE_CPU_QUOTA=0.4 NODES=2 node --import tsx bench/load.ts
 //                                                            each node in its own cgroup (v1 cpu
 //                                                            controller, root only) capped at 0.4 cores;
@@ -66,6 +69,9 @@ const NODE_ENTRY = serverEntry(process.env.NODE_ENTRY === 'bundle' ? 'bundle' : 
 if (process.env.NODE_ENTRY === 'bundle' && !existsSync(join(repoRoot, SERVER_BUNDLE)))
   throw new Error(`NODE_ENTRY=bundle needs ${SERVER_BUNDLE}: run npm run build first`);
 const CGROUP_ROOT = '/sys/fs/cgroup/cpu';
+// One profile kind per run: CPU (PROFILE) or what outlives the young generation (HEAP_PROFILE).
+const PROFILE_DIR = process.env.PROFILE || process.env.HEAP_PROFILE || '';
+const PROFILE_KIND = process.env.PROFILE ? 'cpu' : 'heap';
 const TARGET = { requestP99: 200, requestAvg: 50, deliveryP99: 100 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -220,8 +226,8 @@ async function gcCounts(url: string): Promise<{ major: number; minor: number }> 
 async function startNode(i: number) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const inspectPort = process.env.PROFILE ? await freePort() : 0;
-  const profile = process.env.PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+  const inspectPort = PROFILE_DIR ? await freePort() : 0;
+  const profile = PROFILE_DIR ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
   const child = spawn(process.execPath, [...profile, ...NODE_ARGS, ...NODE_ENTRY], {
     cwd: repoRoot,
     env: {
@@ -257,7 +263,11 @@ async function startNode(i: number) {
   await waitReady(url, child);
 }
 
-/** Starts the V8 sampling profiler of a node through its inspector; the answer stops it and saves the profile. */
+/**
+ * Starts a V8 sampling profiler of a node through its inspector; the answer stops it and saves the
+ * profile. The heap kind samples every 32 KiB allocated and keeps the samples of objects a scavenge
+ * did not free (alive at the end, or freed later by a major collection): what fills the old generation.
+ */
 async function startProfile(inspectPort: number): Promise<(file: string) => Promise<void>> {
   const [target] = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as {
     webSocketDebuggerUrl: string;
@@ -280,11 +290,18 @@ async function startProfile(inspectPort: number): Promise<(file: string) => Prom
       ws.on('message', on);
       ws.send(JSON.stringify({ id: me, method, params }));
     });
-  await call('Profiler.enable');
-  await call('Profiler.start');
+  const domain = PROFILE_KIND === 'cpu' ? 'Profiler' : 'HeapProfiler';
+  await call(`${domain}.enable`);
+  if (PROFILE_KIND === 'cpu') await call('Profiler.start');
+  else
+    await call('HeapProfiler.startSampling', {
+      samplingInterval: 32 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: false,
+    });
   return async (file) => {
-    const { profile } = await call('Profiler.stop');
-    mkdirSync(process.env.PROFILE ?? '.', { recursive: true });
+    const { profile } = await call(PROFILE_KIND === 'cpu' ? 'Profiler.stop' : 'HeapProfiler.stopSampling');
+    mkdirSync(PROFILE_DIR, { recursive: true });
     writeFileSync(file, JSON.stringify(profile));
     ws.close();
   };
@@ -480,16 +497,14 @@ try {
     const load0 = loadavg()[0] ?? 0;
     const xact0 = await transactions();
     const gc0 = await Promise.all(servers.map((s) => gcCounts(s.url)));
-    const profiles = process.env.PROFILE
-      ? await Promise.all(servers.map((s) => startProfile(s.inspectPort)))
-      : [];
+    const profiles = PROFILE_DIR ? await Promise.all(servers.map((s) => startProfile(s.inspectPort))) : [];
     const w0 = performance.now();
     await sleep(HOLD * 1000);
     const stats = await all<WindowStats>({ type: 'collect' }, 'stats');
     const seconds = (performance.now() - w0) / 1000;
     await Promise.all(
       profiles.map((stop, i) =>
-        stop(join(process.env.PROFILE ?? '.', `load-${run}-${NODES}n-${step}u-node${i}.cpuprofile`)),
+        stop(join(PROFILE_DIR, `load-${run}-${NODES}n-${step}u-node${i}.${PROFILE_KIND}profile`)),
       ),
     );
     const machine1 = machineJiffies();

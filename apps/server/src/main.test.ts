@@ -109,6 +109,9 @@ describe('the server process (npm start)', () => {
       const temp = mkdtempSync(join(tmpdir(), 'cohort-tmp-'));
       // Started as `npm run serve` starts it: its node flags and variables must suit this Node.
       const serve = serveCommand();
+      // Without V8's memory reducer: its 100 s watchdog shrinks a busy heap to its live size, and the
+      // major collections then come every few seconds (decision 0013).
+      expect(serve.args).toContain('--no-memory-reducer');
       const server = start(
         {
           ...serve.env,
