@@ -3,7 +3,7 @@
 //
 //   node --import tsx bench/cpu-top.ts /tmp/prof/load-….cpuprofile [top=25]
 import { readFileSync } from 'node:fs';
-import { placeOf, topRows } from './profile-places.ts';
+import { frameName, isOurs, placeOf, topRows } from './profile-places.ts';
 
 interface ProfileNode {
   id: number;
@@ -36,9 +36,9 @@ const byPlace = new Map<string, number>();
 for (const node of profile.nodes) {
   const us = selfUs.get(node.id) ?? 0;
   if (us === 0) continue;
-  const { functionName, url, lineNumber } = node.callFrame;
+  const { url } = node.callFrame;
   const place = placeOf(url);
-  const fn = `${functionName || '(anonymous)'} ${place}${url ? `:${lineNumber + 1}` : ''}`;
+  const fn = frameName(node.callFrame);
   byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
   const group = url.includes('node_modules') || !url ? place : place.split('/').slice(0, 4).join('/');
   byPlace.set(group, (byPlace.get(group) ?? 0) + us);
@@ -55,8 +55,8 @@ for (const [id, us] of selfUs) {
   const counted = new Set<string>();
   for (let cur: number | undefined = id; cur !== undefined; cur = parentOf.get(cur)) {
     const node = byId.get(cur);
-    if (!node || !/\/(apps|packages)\//.test(node.callFrame.url)) continue;
-    const key = `${node.callFrame.functionName || '(anonymous)'} ${placeOf(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+    if (!node || !isOurs(node.callFrame.url)) continue;
+    const key = frameName(node.callFrame);
     if (counted.has(key)) continue; // recursion counts once
     counted.add(key);
     inclusive.set(key, (inclusive.get(key) ?? 0) + us);

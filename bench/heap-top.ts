@@ -4,7 +4,7 @@
 //
 //   node --import tsx bench/heap-top.ts /tmp/heap/load-….heapprofile [top=25]
 import { readFileSync } from 'node:fs';
-import { placeOf, topRows } from './profile-places.ts';
+import { frameName, isOurs, placeOf, topRows } from './profile-places.ts';
 
 interface HeapNode {
   id: number;
@@ -18,11 +18,6 @@ if (!file) throw new Error('usage: heap-top.ts <file.heapprofile> [top]');
 const top = Number(topArg ?? 25);
 const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode };
 
-const frame = (n: HeapNode) =>
-  `${n.callFrame.functionName || '(anonymous)'} ${placeOf(n.callFrame.url)}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
-const ours = (n: HeapNode) =>
-  /\/(apps|packages)\//.test(n.callFrame.url) && !n.callFrame.url.includes('node_modules');
-
 const byFunction = new Map<string, number>();
 const byPlace = new Map<string, number>();
 const byOurFrame = new Map<string, number>();
@@ -30,10 +25,10 @@ let total = 0;
 const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
 // Depth-first with the innermost Cohort frame seen on the way down.
 const walk = (n: HeapNode, ourFrame: string) => {
-  const mine = ours(n) ? frame(n) : ourFrame;
+  const mine = isOurs(n.callFrame.url) ? frameName(n.callFrame) : ourFrame;
   if (n.selfSize > 0) {
     total += n.selfSize;
-    add(byFunction, frame(n), n.selfSize);
+    add(byFunction, frameName(n.callFrame), n.selfSize);
     add(byPlace, placeOf(n.callFrame.url), n.selfSize);
     add(byOurFrame, mine || '(no Cohort frame)', n.selfSize);
   }

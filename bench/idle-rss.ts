@@ -17,11 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/local-services.ts';
 import { serveCommand } from '../scripts/serve-command.ts';
-import { envOf, repoRoot, report, sleep, wordsOf } from './lib.ts';
+import { envOf, repoRoot, report, SERVER_BUNDLE, sleep, wordsOf } from './lib.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const SETTLE_S = Number(process.env.SETTLE_S ?? 5);
-const bundle = join(repoRoot, 'apps/server/dist/main.js');
+const bundle = join(repoRoot, SERVER_BUNDLE);
 
 const { env: serveEnv, args: serveArgs } = serveCommand();
 

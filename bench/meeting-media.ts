@@ -21,6 +21,7 @@ import {
   call,
   cpuSeconds,
   repoRoot,
+  SERVER_BUNDLE,
   signUpUsers,
   sleep,
   startServer,
@@ -534,7 +535,7 @@ function failed(mode: Mode, n: number, err: unknown): Run {
 
 // -- The run ----------------------------------------------------------------------------------------
 
-for (const built of ['apps/server/dist/main.js', 'apps/web/dist/index.html']) {
+for (const built of [SERVER_BUNDLE, 'apps/web/dist/index.html']) {
   if (!existsSync(join(repoRoot, built))) {
     throw new Error(`meeting-media: ${built} is missing: run \`npm run build\` first`);
   }

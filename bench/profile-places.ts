@@ -9,6 +9,15 @@ export function placeOf(url: string): string {
   return url || '(native)';
 }
 
+/** Whether a frame is Cohort's own code (apps/…, packages/…, not a package they load). */
+export const isOurs = (url: string) => /\/(apps|packages)\//.test(url) && !url.includes('node_modules');
+
+/** A frame as `function place:line` (no line for native frames). */
+export function frameName(frame: { functionName: string; url: string; lineNumber: number }): string {
+  const line = frame.url ? `:${frame.lineNumber + 1}` : '';
+  return `${frame.functionName || '(anonymous)'} ${placeOf(frame.url)}${line}`;
+}
+
 /** The `top` largest entries as rows: the value divided by `per` under `unit`, and its share of `total`. */
 export function topRows(m: Map<string, number>, top: number, total: number, unit: string, per: number) {
   return [...m]
