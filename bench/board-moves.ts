@@ -15,13 +15,13 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import type { BoardChangedEvent, BoardDetail } from '@cohort/shared/boards';
-import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import {
   type BenchServer,
   call,
   cpuSeconds,
   pool,
+  postgresReachable,
   report,
   signUpUsers,
   sleep,
@@ -243,21 +243,9 @@ console.log(
       .map((l) => l.toFixed(1))
       .join(' ')} on ${cpus().length} CPUs`,
 );
-/** PostgreSQL answers at DATABASE_URL (else its case is skipped, as in bench/startup.ts). */
-async function postgresReachable() {
-  const c = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const results: Result[] = [];
 for (const backend of BACKENDS) {
-  if (backend === 'postgres' && !(await postgresReachable())) {
+  if (backend === 'postgres' && !(await postgresReachable(DATABASE_URL))) {
     console.log(`PostgreSQL not reachable at ${DATABASE_URL}: its case is skipped.`);
     continue;
   }

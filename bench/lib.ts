@@ -95,6 +95,18 @@ export async function acceptInvitation(baseUrl: string, token: string, workspace
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** PostgreSQL answers at `url`: a bench skips its PostgreSQL case otherwise (a newcomer's machine). */
+export async function postgresReachable(url: string) {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export { envOf, wordsOf } from '../scripts/serve-command.ts';
 
 const CLK_TCK = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;

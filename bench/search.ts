@@ -1,19 +1,12 @@
 // Search over 1,000,000 messages in 1,000 channels: p50/p95 of the real search service (the same
 // function GET /api/search calls) on PostgreSQL and on PGlite, and the size of the GIN index.
-// Knobs: MESSAGES (1000000), CHANNELS (1000), RUNS (per query, 20), ENGINES (postgres,pglite),
+// Knobs: MESSAGES (1000000), CHANNELS (1000), RUNS (per query, 20), ENGINES (postgres,pglite), ANALYZE (1),
 // DATABASE_URL (postgres://postgres@127.0.0.1:5432/test: a bench database is created and dropped there).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseSearchQuery } from '@cohort/shared/search';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { loadConfig } from '../apps/server/src/config.ts';
-import type { AppContext } from '../apps/server/src/context.ts';
-import { type Database, openDatabase } from '../apps/server/src/db/client.ts';
-import { EventBus } from '../apps/server/src/events/event-bus.ts';
+import type { Database } from '../apps/server/src/db/client.ts';
 import { searchMessages } from '../apps/server/src/features/search/search.service.ts';
-import { Metrics } from '../apps/server/src/http/metrics.ts';
+import { benchContext, openBenchDatabase, vocabulary } from './database.ts';
 import { report } from './lib.ts';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 1_000_000);
@@ -21,34 +14,11 @@ const CHANNELS = Number(process.env.CHANNELS ?? 1000);
 const WORKSPACES = 10;
 const USERS = 200;
 const RUNS = Number(process.env.RUNS ?? 20);
-const ENGINES = (process.env.ENGINES ?? 'postgres,pglite').split(',');
+const ENGINES = (process.env.ENGINES ?? 'postgres,pglite').split(',') as Array<'postgres' | 'pglite'>;
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = 100_000;
-
-/** 5,000 pronounceable words; message words are drawn with probability ~ 1/rank (Zipf-like). */
-function vocabulary(): string[] {
-  const common =
-    'the to and a of we it is in for on that this deploy release bug fix review meeting today tomorrow team build test please thanks update issue merge branch customer design api server client data'.split(
-      ' ',
-    );
-  const on = ['b', 'c', 'd', 'f', 'g', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'br', 'st', 'tr'];
-  const nu = ['a', 'e', 'i', 'o', 'u', 'ai', 'ou'];
-  const words = new Set(common);
-  let seed = 42;
-  const rnd = () => {
-    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
-    return seed / 2 ** 32;
-  };
-  while (words.size < 5000) {
-    const syllables = 2 + Math.floor(rnd() * 2);
-    let w = '';
-    for (let i = 0; i < syllables; i++) {
-      w += (on[Math.floor(rnd() * on.length)] ?? '') + (nu[Math.floor(rnd() * nu.length)] ?? '');
-    }
-    words.add(w);
-  }
-  return [...words];
-}
+/** Gather planner statistics after the load (ANALYZE=0 leaves the tables as PGlite would). */
+const ANALYZE = process.env.ANALYZE !== '0';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -105,9 +75,13 @@ async function generate(database: Database, vocab: string[]) {
   await db.execute(sql`update channels c set last_seq = (select count(*) from channel_messages m where m.channel_id = c.id),
     last_rev = (select count(*) from channel_messages m where m.channel_id = c.id)`);
   const t1 = performance.now();
-  await db.execute(sql`create index channel_messages_search_idx on channel_messages using gin (search)`);
+  // As migration 0017 leaves it: no pending list.
+  await db.execute(
+    sql`create index channel_messages_search_idx on channel_messages using gin (search) with (fastupdate = off)`,
+  );
   const indexMs = performance.now() - t1;
-  await db.execute(sql`analyze`);
+  // PostgreSQL's autovacuum would analyze the new rows soon; PGlite runs none (ANALYZE=0: as it is).
+  if (ANALYZE) await db.execute(sql`analyze`);
   const sizes = rowsOf<{ gin: string; heap: string }>(
     await db.execute(sql`select pg_relation_size('channel_messages_search_idx')::text as gin,
       pg_total_relation_size('channel_messages')::text as heap`),
@@ -143,48 +117,12 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (x: number) => Math.round(x * 10) / 10;
 
-async function benchEngine(engine: string, vocab: string[]) {
-  let database: Database;
-  let cleanup: () => Promise<void>;
-  if (engine === 'postgres') {
-    const name = `cohort_bench_search_${process.pid}`;
-    const admin = new pg.Client({ connectionString: SERVER_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(SERVER_URL);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
-    cleanup = async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: SERVER_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'cohort-bench-search-'));
-    database = await openDatabase({ dataDir: dir });
-    cleanup = async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    };
-  }
+async function benchEngine(engine: 'postgres' | 'pglite', vocab: string[]) {
+  const { database, cleanup } = await openBenchDatabase(engine, SERVER_URL, 'cohort_bench_search');
   try {
     console.log(`${engine}: generating ${MESSAGES.toLocaleString()} messages in ${CHANNELS} channels…`);
     const gen = await generate(database, vocab);
-    const ctx = {
-      config: loadConfig({ LOG_LEVEL: 'silent' }),
-      database,
-      db: database.db,
-      now: () => new Date(),
-      log: console as unknown as AppContext['log'],
-      bus: new EventBus(console as unknown as AppContext['log']),
-      outbox: { deliver: async () => {} },
-      mail: { wake: () => {} },
-      metrics: new Metrics(undefined),
-    } satisfies AppContext;
+    const ctx = benchContext(database);
     const caller = { id: '00000000-0000-4000-8000-000000000001' };
     const rows: Record<string, string | number>[] = [];
     const all: number[] = [];

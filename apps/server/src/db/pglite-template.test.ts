@@ -1,9 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrationsFolder } from '../paths.ts';
 import { openDatabase, rowsOf } from './client.ts';
 import { unpackTemplate } from './pglite-template.ts';
 
@@ -35,13 +45,19 @@ describe('a new DATA_DIR from the PGlite template', () => {
   });
 
   it('opened early, holds queries back until the migrations have run', async () => {
-    // A cluster on disk one migration behind (0016's tables dropped and its journal row removed), as
-    // after an upgrade. main.ts opens it `early` and builds the app while the migration runs.
+    // A cluster on disk from before 0016 (0016's tables dropped, the journal rows of 0016 and of every
+    // later migration removed), as after an upgrade. main.ts opens it `early` and builds the app while
+    // the migrations run.
     const dataDir = join(root, 'behind');
     expect(await unpackTemplate(join(dataDir, 'pglite'))).toBe(true);
     const older = await PGlite.create(join(dataDir, 'pglite'));
+    const journal: { entries: Array<{ tag: string; when: number }> } = JSON.parse(
+      readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+    );
+    const since = journal.entries.find((e) => e.tag === '0016_pins_saved')?.when;
+    expect(since).toBeTypeOf('number');
     await older.exec(`drop table channel_pins, saved_messages;
-      delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+      delete from drizzle.__drizzle_migrations where created_at >= ${since}`);
     await older.close();
 
     const database = await openDatabase({ dataDir, early: true });

@@ -362,7 +362,10 @@ export const channelMessages = pgTable(
     uniqueIndex('channel_messages_sender_client_key').on(t.senderId, t.clientId),
     index('channel_messages_channel_rev_idx').on(t.channelId, t.rev),
     index('channel_messages_parent_idx').on(t.parentId).where(sql`${t.parentId} is not null`),
-    index('channel_messages_search_idx').using('gin', t.search),
+    // No pending list: with `fastupdate` on, inserts queue their words and the insert that finds the
+    // list past 4 MB merges it all while its channel's row is locked (~95 ms on PGlite's one thread,
+    // which nothing vacuums; docs/performance.md, "Session 24"). Off, each insert pays a little.
+    index('channel_messages_search_idx').using('gin', t.search).with({ fastupdate: false }),
     // Search lists newest first: for a common word, walking this backwards finds a page sooner than
     // fetching every match from the GIN index and sorting them.
     index('channel_messages_created_idx').on(t.createdAt, t.id),
@@ -459,7 +462,7 @@ export const directMessages = pgTable(
     uniqueIndex('direct_messages_conversation_seq_key').on(t.conversationId, t.seq),
     uniqueIndex('direct_messages_sender_client_key').on(t.senderId, t.clientId),
     index('direct_messages_conversation_rev_idx').on(t.conversationId, t.rev),
-    index('direct_messages_search_idx').using('gin', t.search),
+    index('direct_messages_search_idx').using('gin', t.search).with({ fastupdate: false }),
     index('direct_messages_created_idx').on(t.createdAt, t.id),
   ],
 );
