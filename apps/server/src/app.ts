@@ -17,6 +17,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { PgliteStatistics } from './db/pglite-statistics.ts';
 import { EventBus } from './events/event-bus.ts';
 import { EventOutbox, type EventOutboxOptions } from './events/event-outbox.ts';
 import { accountsRoutes } from './features/accounts/accounts.routes.ts';
@@ -156,16 +157,20 @@ export async function buildApp(opts: BuildAppOptions) {
   const unsubscribeMail = subscribeMail(ctx);
   const outbox = new EventOutbox(ctx, opts.outbox);
   ctx.outbox = outbox;
+  // PGlite runs no autovacuum: the server gathers its planner statistics itself.
+  const statistics = ctx.database.kind === 'pglite' ? new PgliteStatistics(ctx.log, ctx.db) : undefined;
   // Mail and events queued while the server was down (or by a node that died mid-send) go out on start.
   app.addHook('onReady', async () => {
     mail.start();
     outbox.start();
+    statistics?.start();
   });
   // Before the database closes: a send in flight records its outcome.
   app.addHook('onClose', async () => {
     unsubscribeMail();
     await mail.stop();
     await outbox.stop();
+    await statistics?.stop();
   });
 
   registerErrorHandler(app);
@@ -340,7 +345,7 @@ export async function buildApp(opts: BuildAppOptions) {
   });
 
   appContexts.set(app, ctx);
-  return { app, io, ctx, realtime, projectSync, fileSweeper, routes, mail, outbox };
+  return { app, io, ctx, realtime, projectSync, fileSweeper, routes, mail, outbox, statistics };
 }
 
 export type CohortApp = Awaited<ReturnType<typeof buildApp>>;
