@@ -363,7 +363,7 @@ export const channelMessages = pgTable(
     index('channel_messages_channel_rev_idx').on(t.channelId, t.rev),
     index('channel_messages_parent_idx').on(t.parentId).where(sql`${t.parentId} is not null`),
     // No pending list: with `fastupdate` on, inserts queue their words and the insert that finds the
-    // list past 4 MB merges it all while its channel's row is locked (~95 ms on PGlite's one thread,
+    // list past 4 MB merges it all while its channel's row is locked (~100 ms on PGlite's one thread,
     // which nothing vacuums; docs/performance.md, "Session 24"). Off, each insert pays a little.
     index('channel_messages_search_idx').using('gin', t.search).with({ fastupdate: false }),
     // Search lists newest first: for a common word, walking this backwards finds a page sooner than
