@@ -171,6 +171,14 @@ export function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+/** The middle value (the mean of the two middle ones for an even count); 0 for none. */
+export function median(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return 0;
+  const mid = (s.length - 1) / 2;
+  return ((s[Math.floor(mid)] ?? 0) + (s[Math.ceil(mid)] ?? 0)) / 2;
+}
+
 /** p50/p95/p99/max of latencies in ms, to 0.1 ms. */
 export function summary(latencies: number[]) {
   const s = [...latencies].sort((a, b) => a - b);

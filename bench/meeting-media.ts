@@ -20,6 +20,7 @@ import {
   type BenchUser,
   call,
   cpuSeconds,
+  median,
   repoRoot,
   SERVER_BUNDLE,
   signUpUsers,
@@ -275,13 +276,6 @@ interface Run {
   refused?: string;
   error?: string;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return 0;
-  const mid = (s.length - 1) / 2;
-  return ((s[Math.floor(mid)] ?? 0) + (s[Math.ceil(mid)] ?? 0)) / 2;
-};
 
 /** What to undo (browsers, servers, Janus), newest first, also on Ctrl+C. */
 const cleanups: Array<() => Promise<void>> = [];

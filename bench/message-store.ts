@@ -18,7 +18,7 @@ import type { Database } from '../apps/server/src/db/client.ts';
 import { postChannelMessage } from '../apps/server/src/features/chat/chat.service.ts';
 import { searchMessages } from '../apps/server/src/features/search/search.service.ts';
 import { benchContext, openBenchDatabase, vocabulary } from './database.ts';
-import { percentile, postgresReachable, report } from './lib.ts';
+import { median, percentile, postgresReachable, report } from './lib.ts';
 
 const STORES = Number(process.env.STORES ?? 40_000);
 const CHANNELS = Number(process.env.CHANNELS ?? 10);
@@ -150,11 +150,6 @@ for (let round = 0; round < ROUNDS; round++) {
 report('message-store', rows);
 
 // Each engine's medians, as shipped against the pending list.
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-};
 const ratios: Record<string, string | number>[] = [];
 for (const engine of ENGINES) {
   type Key = 'mean_ms' | 'p999_ms' | 'max_ms' | 'search_p50_ms' | 'gin_MiB';
