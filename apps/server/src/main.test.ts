@@ -112,6 +112,9 @@ describe('the server process (npm start)', () => {
       // Without V8's memory reducer: its 100 s watchdog shrinks a busy heap to its live size, and the
       // major collections then come every few seconds (decision 0013).
       expect(serve.args).toContain('--no-memory-reducer');
+      // Each isolate collects on its own thread: a parallel scavenge waited for V8's helper threads,
+      // which a busy two-processor machine had not scheduled (decision 0015).
+      expect(serve.args).toContain('--single-threaded-gc');
       const server = start(
         {
           ...serve.env,
