@@ -53,6 +53,34 @@ describe('the embedded database on its worker thread', () => {
     expect(rowsOf(await onDisk.db.execute(sql`select 2 as n`))).toEqual([{ n: 2 }]);
   });
 
+  it('fails a statement at each step of the protocol on its own, and stays usable', async () => {
+    // What drizzle wraps: the database's error (or PGlite's) as the cause.
+    const failure = (query: Promise<unknown>) =>
+      query.then(
+        () => ({ code: undefined, message: 'no error' }),
+        (e: { cause?: { code?: string; message: string } }) => ({
+          code: e.cause?.code,
+          message: e.cause?.message ?? '',
+        }),
+      );
+    // Parsing (syntax), binding (a value its type refuses), and before anything went in (a
+    // parameter PGlite cannot serialize): each answers its own error.
+    expect((await failure(onDisk.db.execute(sql`selec 1`))).code).toBe('42601');
+    expect((await failure(onDisk.db.execute(sql`select ${'many'}::int as n`))).code).toBe('22P02');
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect((await failure(onDisk.db.execute(sql`select ${circular}::jsonb as j`))).message).toMatch(
+      /circular/,
+    );
+    // Values, types and the session are as before: a statement with parameters, then a transaction.
+    expect(rowsOf(await onDisk.db.execute(sql`select ${7}::int + 1 as n, ${{ n: 1 }}::jsonb as j`))).toEqual([
+      { n: 8, j: { n: 1 } },
+    ]);
+    expect(
+      await onDisk.db.transaction(async (tx) => rowsOf(await tx.execute(sql`select ${'in'}::text as t`))),
+    ).toEqual([{ t: 'in' }]);
+  });
+
   it('commits a transaction whole, or rolls it back whole when it throws', async () => {
     await onDisk.db.transaction(async (tx) => {
       await tx.insert(users).values(newUser('committed@example.com'));

@@ -3,16 +3,12 @@
 // stalls every socket. Here it runs beside the event loop. Only erasable TypeScript and no imports of
 // our own: Node runs this file as it is (from the sources) or bundled (apps/server/build.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { WorkerReply, WorkerRequest, WorkerStart } from './pglite-thread.ts';
 
 const start = workerData as WorkerStart;
 const port = parentPort;
 if (!port) throw new Error('pglite-worker runs as a worker thread');
-
-/** Result parsers that keep a type's text as it is (what drizzle asks for dates, intervals, numerics). */
-const raw = (text: string) => text;
-const parsersOf = (rawTypes: number[]) => Object.fromEntries(rawTypes.map((type) => [type, raw]));
 
 /** A database error as plain data: `code`, `constraint` and the rest survive the trip to the main thread. */
 function plain(err: unknown) {
@@ -34,58 +30,96 @@ const db = await PGlite.create(start.dataDir, {
   postgresqlconf: ['shared_buffers = 16MB'],
 });
 
+/** The protocol messages as one buffer, in order. */
+function concat(parts: Uint8Array[]) {
+  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
+  }
+  return whole;
+}
+
 /** Named statements (db/prepared.ts) parsed so far: the types of their parameters. */
 const parameterTypes = new Map<string, number[]>();
 
 /**
- * Runs a named statement: parsed and planned once, then only bound and executed. PGlite's `query`
- * parses and plans every time, which was most of what storing a message cost (docs/performance.md,
- * "Session 20"). The steps, locks, serializers and result parsing are those of PGlite's own `query`.
+ * Result parsers: PGlite's, with the types asked to stay text (what drizzle asks for dates,
+ * intervals and numerics) kept as text. Merged once per set of types: PGlite's `query` merges its
+ * ~320 parsers into a new object on every call when given any, which was 60-100 µs of each
+ * statement (docs/performance.md, "Session 26"). The sets come from the app's code (drizzle's one
+ * set, or none), not from users.
  */
-function queryPrepared(
-  name: string,
-  text: string,
-  params: unknown[],
-  options: { rowMode: 'array' | 'object'; parsers: Record<number, (text: string) => string> },
-) {
-  return db._runExclusiveTransaction(() =>
-    db._runExclusiveQuery(async () => {
-      const messages: Awaited<ReturnType<typeof db.execProtocol>>['messages'] = [];
-      const run = async (message: Uint8Array) => {
-        const result = await db.execProtocol(message, { syncToFs: false });
-        messages.push(...result.messages);
-        return result.messages;
-      };
-      // Parsed on first use: the statement, and the types of its parameters.
-      const parseOnce = async () => {
-        await run(protocol.serialize.parse({ name, text }));
-        const types = parse.parseDescribeStatementResults(
-          await run(protocol.serialize.describe({ type: 'S', name })),
+const parserSets = new Map<string, typeof db.parsers>();
+const keepText = (text: string) => text;
+function parsersKeepingText(rawTypes: number[]) {
+  const key = rawTypes.join(',');
+  let parsers = parserSets.get(key);
+  if (!parsers) {
+    parsers = { ...db.parsers, ...Object.fromEntries(rawTypes.map((type) => [type, keepText])) };
+    parserSets.set(key, parsers);
+  }
+  return parsers;
+}
+
+type Statement = Extract<WorkerRequest, { op: 'query' }>;
+
+/**
+ * Runs one statement with the extended protocol, as PGlite's `query` does (its locks, serializers
+ * and result parsing) in two passes of PGlite's main loop instead of six: parse and describe (the
+ * parameters' types), then bind, describe, execute and sync as one buffer. A named statement
+ * (db/prepared.ts) is parsed and planned once and then only bound and executed: planning was most
+ * of what storing a message cost (docs/performance.md, "Session 20"). An error comes back after
+ * its Sync has run, so the session is ready for the next statement. Inside a transaction the
+ * transaction already holds PGlite; outside, the statement waits for any open one to end.
+ */
+function runStatement(statement: Statement, inTransaction: boolean) {
+  const { sql: text, params, name = '' } = statement;
+  const exec = async (...messages: Uint8Array[]) =>
+    (await db.execProtocol(concat(messages), { syncToFs: false })).messages;
+  const run = async () => {
+    let synced = false;
+    let results: Awaited<ReturnType<typeof exec>> = [];
+    try {
+      let types = name === '' ? undefined : parameterTypes.get(name);
+      if (types === undefined) {
+        types = parse.parseDescribeStatementResults(
+          await exec(
+            protocol.serialize.parse({ name, text }),
+            protocol.serialize.describe({ type: 'S', name }),
+          ),
         );
-        parameterTypes.set(name, types);
-        return types;
-      };
-      try {
-        const types = parameterTypes.get(name) ?? (await parseOnce());
-        const values = params.map((value, i) => {
-          if (value === null || value === undefined) return null;
-          const serialize = db.serializers[types[i] ?? 0];
-          return serialize ? serialize(value) : String(value);
-        });
-        await run(protocol.serialize.bind({ statement: name, values }));
-        await run(protocol.serialize.describe({ type: 'P' }));
-        await run(protocol.serialize.execute({}));
-      } finally {
-        await run(protocol.serialize.sync());
+        if (name !== '') parameterTypes.set(name, types);
       }
-      await db.syncToFs();
-      return parse.parseResults(messages, db.parsers, options)[0];
-    }),
-  );
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serialize = db.serializers[types[i] ?? 0];
+        return serialize ? serialize(value) : String(value);
+      });
+      synced = true;
+      results = await exec(
+        protocol.serialize.bind({ statement: name, values }),
+        protocol.serialize.describe({ type: 'P' }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      );
+    } finally {
+      // Parsing (or a parameter's serializer) failed before the buffer with its Sync went in.
+      if (!synced) await exec(protocol.serialize.sync());
+    }
+    if (!inTransaction) await db.syncToFs();
+    return parse.parseResults(results, parsersKeepingText(statement.rawTypes), {
+      rowMode: statement.rowMode,
+    })[0];
+  };
+  return inTransaction
+    ? db._runExclusiveQuery(run)
+    : db._runExclusiveTransaction(() => db._runExclusiveQuery(run));
 }
 
 /** Open transactions by id: the callback PGlite runs them in waits for the main thread's end. */
-const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
+const open = new Map<number, { end: (commit: boolean) => void }>();
 /** Each open transaction's run, settled once its COMMIT or ROLLBACK has run. */
 const settled = new Map<number, Promise<void>>();
 let nextTx = 1;
@@ -96,19 +130,8 @@ port.on('message', async (request: WorkerRequest) => {
   try {
     switch (request.op) {
       case 'query': {
-        const options = { rowMode: request.rowMode, parsers: parsersOf(request.rawTypes) };
-        if (request.name !== undefined && request.tx === undefined) {
-          reply({
-            id,
-            ok: true,
-            result: await queryPrepared(request.name, request.sql, request.params, options),
-          });
-          return;
-        }
-        const target = request.tx === undefined ? db : open.get(request.tx)?.tx;
-        if (!target) throw new Error('transaction is not open');
-        const result = await target.query(request.sql, request.params, options);
-        reply({ id, ok: true, result });
+        if (request.tx !== undefined && !open.has(request.tx)) throw new Error('transaction is not open');
+        reply({ id, ok: true, result: await runStatement(request, request.tx !== undefined) });
         return;
       }
       case 'begin': {
@@ -119,9 +142,9 @@ port.on('message', async (request: WorkerRequest) => {
         });
         let began = false;
         // Settles once COMMIT (or ROLLBACK) has run; the 'end' request answers then.
-        const done = db.transaction(async (tx) => {
+        const done = db.transaction(async () => {
           began = true;
-          open.set(txId, { tx, end });
+          open.set(txId, { end });
           reply({ id, ok: true, result: txId });
           await ended;
         });
