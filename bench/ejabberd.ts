@@ -15,7 +15,9 @@
 //   ERL_OPTIONS='+sbwt none +sbwtdcpu none +sbwtdio none' node --import tsx bench/ejabberd.ts
 //   BASELINE=/tmp/before SERVERS=cohort,baseline,cohort-pglite,baseline-pglite,ejabberd ROUNDS=3 …
 //     (BASELINE: another checkout, e.g. `git worktree add /tmp/before <commit>` with node_modules
-//     linked in, run side by side as "Baseline" to measure a change in the same run)
+//     linked in and apps/server/.cache copied in, run side by side as "Baseline" to measure a change
+//     in the same run; without the PGlite template its clusters start by initdb, which warms PGlite's
+//     thread and shortens its first 10,000 stores' tail: docs/performance.md, "Session 26")
 //   BASELINE_ARGS=--memory-reducer SERVERS=cohort,baseline,… …
 //     node flags for the baseline sides only, after the shipped ones (a later flag wins): without
 //     BASELINE the baseline is this checkout, so a flag is measured against the build as shipped
