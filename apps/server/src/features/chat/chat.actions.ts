@@ -80,7 +80,6 @@ export async function sendChannelMessage(
     authorizePost(await loadChannelForChat(ctx, user, workspaceName, channelId));
     throw notFound(CHAT_MESSAGES.channelNotFound);
   }
-  resolved?.touch(workspaceName, channelId);
   const presented = presentChannelMessage(stored.message);
   options.acknowledge?.(presented);
   if (stored.created) {

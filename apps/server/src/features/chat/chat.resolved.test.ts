@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { channels } from '../../db/schema.ts';
 import { createChannel, createWorkspace } from '../workspaces/test-fixtures.ts';
 import { type ChannelPublisher, sendChannelMessage } from './chat.actions.ts';
 import { ResolvedChannels } from './chat.policy.ts';
@@ -28,7 +30,7 @@ const publisher: ChannelPublisher = {
 };
 
 describe('a socket sending to one channel', () => {
-  it('looks the channel up once while it keeps sending, and again after 30 s without a send', async () => {
+  it('looks the channel up once for as long as it lives, and again only after a refusal', async () => {
     const user = {
       id: ann.id,
       email: ann.email,
@@ -60,13 +62,19 @@ describe('a socket sending to one channel', () => {
     const first = await send();
     const cached = await send();
     expect(cached).toBeLessThan(first);
-    // A send every 20 s: each one keeps the channel remembered, so none looks it up again.
-    for (let i = 0; i < 3; i++) {
-      vi.setSystemTime(Date.now() + 20_000);
+    // People send minutes apart: each send still goes straight to the guarded insert.
+    for (const gap of [31_000, 10 * 60_000, 24 * 3600_000]) {
+      vi.setSystemTime(Date.now() + gap);
       expect(await send()).toBe(cached);
     }
-    // 30 s without a send: looked up again.
-    vi.setSystemTime(Date.now() + 31_000);
+    // The remembered channel is archived: the insert refuses, and a fresh lookup says why (409).
+    const setArchived = (at: Date | null) =>
+      t.ctx.db.update(channels).set({ archivedAt: at }).where(eq(channels.id, channel._id));
+    await setArchived(new Date());
+    await expect(send()).rejects.toMatchObject({ statusCode: 409 });
+    await setArchived(null);
+    // Forgotten after the refusal: looked up again, then remembered again.
     expect(await send()).toBe(first);
+    expect(await send()).toBe(cached);
   });
 });
