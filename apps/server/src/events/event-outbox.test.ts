@@ -58,7 +58,7 @@ describe('event outbox', () => {
       { id: bob.id, email: bob.email },
       { clientId: randomUUID(), content: `lost ${word}` },
     );
-    expect(stored.created).toBe(true);
+    expect(stored?.created).toBe(true);
     expect(await notificationsOf(bob, word)).toEqual([]);
     expect(await pending()).toBe(1);
 

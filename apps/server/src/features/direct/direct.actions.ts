@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { emitMessageCreated } from '../chat/chat.events.ts';
 import { deleteMessage, editMessage, setReaction } from '../messaging/messaging.access.ts';
-import { loadRecipientForUser } from '../workspaces/peers.access.ts';
+import { loadRecipientForUser, recipientNotFound } from '../workspaces/peers.access.ts';
 import { presentDirectMessage } from './direct.presenter.ts';
 import { directMessageHandle, type StoredDirectMessage, storeDirectMessage } from './direct.service.ts';
 
@@ -37,6 +37,8 @@ export async function sendDirectMessage(
 ): Promise<{ message: DirectMessage; created: boolean }> {
   const receiver = await loadRecipientForUser(ctx, user, input.receiverEmail);
   const stored = await storeDirectMessage(ctx, user, receiver, input);
+  // They stopped sharing a workspace since the lookup: the same answer as a stranger.
+  if (!stored) throw recipientNotFound();
   const presented = presentDirectMessage(stored.message);
   acknowledge?.(presented);
   if (stored.created) {

@@ -21,6 +21,7 @@ import {
   type Party,
   recipientNotFound,
 } from '../workspaces/peers.access.ts';
+import { sharesWorkspaceSql } from '../workspaces/workspaces.access.ts';
 
 // Who may write to whom lives in direct.access.ts (files use it too); kept importable from here.
 export { findUserByEmail, loadRecipientForUser, type Party, recipientNotFound };
@@ -49,7 +50,8 @@ const storeDirectStatement = preparedSql(
   () => sql`
   with conv as (
     insert into ${directConversations} (user_a, user_b, last_seq, last_rev, created_at)
-    values (${sql.placeholder('a')}::uuid, ${sql.placeholder('b')}::uuid, 1, 1, ${sql.placeholder('now')}::timestamptz)
+    select ${sql.placeholder('a')}::uuid, ${sql.placeholder('b')}::uuid, 1, 1, ${sql.placeholder('now')}::timestamptz
+    where ${sharesWorkspaceSql(sql`${sql.placeholder('a')}::uuid`, sql`${sql.placeholder('b')}::uuid`)}
     on conflict (user_a, user_b) do update set last_seq = ${directConversations}.last_seq + 1,
       last_rev = ${directConversations}.last_rev + 1
     returning id, last_seq, last_rev
@@ -77,13 +79,17 @@ const storeDirectStatement = preparedSql(
  * (the row lock orders concurrent senders of the pair) and the message takes that seq. A failing
  * INSERT — a resent clientId — undoes the bump, so seq stays gapless, and the resend is answered
  * with the original message.
+ *
+ * The statement itself re-checks that the two still share a workspace, as a channel's insert
+ * re-checks membership: the caller's lookup may be a moment old (one of them removed in between).
+ * Answers null when they no longer do, and stores nothing.
  */
 export async function storeDirectMessage(
   ctx: AppContext,
   sender: Party,
   receiver: Party,
   input: { clientId: string; content: string; attachments?: readonly string[] | undefined },
-): Promise<{ message: StoredDirectMessage; created: boolean }> {
+): Promise<{ message: StoredDirectMessage; created: boolean } | null> {
   const [a, b] = orderedPair(sender.id, receiver.id);
   const now = ctx.now();
   const fileIds = input.attachments ?? [];
@@ -111,11 +117,11 @@ export async function storeDirectMessage(
       created_at: Date | string;
       rev: number | string;
     }>(result);
-    if (!row) throw new Error('direct message insert returned no row');
-    return row;
+    return row ?? null;
   };
   const inserted = await insertMessage(ctx, 'direct', link, insert);
-  if (inserted && inserted !== 'resend') {
+  if (inserted === null) return null;
+  if (inserted !== 'resend') {
     const { row, attachments } = inserted;
     return {
       created: true,

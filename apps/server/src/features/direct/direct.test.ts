@@ -5,10 +5,12 @@ import {
   DM_NAMESPACE,
   type SendDirectMessageAck,
 } from '@cohort/shared/chat';
+import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser, uniqueEmail } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { directMessages } from '../../db/schema.ts';
 import {
   baseUrl,
   collect,
@@ -19,6 +21,7 @@ import {
   request,
 } from '../chat/chat.test-helpers.ts';
 import { client, createWorkspace, wsUrl } from '../workspaces/test-fixtures.ts';
+import { storeDirectMessage } from './direct.service.ts';
 
 let t: TestApp;
 let url: string;
@@ -139,6 +142,26 @@ describe('/dm', () => {
       ok: false,
       message: CHAT_MESSAGES.recipientNotFound,
     });
+  });
+
+  it('re-checks in its own insert that the two share a workspace (a lookup may be a moment old)', async () => {
+    // As if the lookup had passed just before one of them was removed: the store alone decides.
+    const party = (u: TestUser) => ({ id: u.id, email: u.email });
+    const content = `too late ${newClientId()}`;
+    expect(
+      await storeDirectMessage(t.ctx, party(alice), party(carol), { clientId: newClientId(), content }),
+    ).toBeNull();
+    const stored = await t.ctx.db
+      .select({ id: directMessages.id })
+      .from(directMessages)
+      .where(eq(directMessages.content, content));
+    expect(stored).toEqual([]);
+    // Control: the same call for a pair that shares a workspace stores the message.
+    const ok = await storeDirectMessage(t.ctx, party(alice), party(bob), {
+      clientId: newClientId(),
+      content: 'in time',
+    });
+    expect(ok?.created).toBe(true);
   });
 
   it('is not opened by an invitation: only accepting it makes two people colleagues', async () => {
