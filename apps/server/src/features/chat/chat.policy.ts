@@ -3,6 +3,7 @@ import { CHAT_MESSAGES } from '@cohort/shared/chat';
 import { roleCan, WORKSPACE_PERMISSIONS } from '@cohort/shared/permissions';
 import type { AppContext } from '../../context.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
+import { SocketMemory } from '../../realtime/socket-memory.ts';
 import { type Caller, type ChannelAccess, loadChannelForUser } from '../workspaces/workspaces.access.ts';
 
 /**
@@ -53,25 +54,26 @@ export const CHAT_ROLES: readonly string[] = WORKSPACE_PERMISSIONS.chat;
  * every real message paid a lookup before its insert (two round trips instead of one).
  */
 export class ResolvedChannels {
-  private readonly entries = new Map<string, { channelId: string; workspaceId: string }>();
-  constructor(private readonly max = 100) {}
+  private readonly memory: SocketMemory<{ channelId: string; workspaceId: string }>;
+  constructor(max = 100) {
+    this.memory = new SocketMemory(max);
+  }
 
   private key = (workspaceName: string, channelId: string) => `${workspaceName}\u0000${channelId}`;
 
   get(workspaceName: string, channelId: string) {
-    return this.entries.get(this.key(workspaceName, channelId));
+    return this.memory.get(this.key(workspaceName, channelId));
   }
 
   remember(workspaceName: string, channelId: string, access: ChannelAccess) {
-    if (this.entries.size >= this.max) this.entries.clear();
-    this.entries.set(this.key(workspaceName, channelId), {
+    this.memory.remember(this.key(workspaceName, channelId), {
       channelId: access.channel.id,
       workspaceId: access.workspace.id,
     });
   }
 
   forget(workspaceName: string, channelId: string) {
-    this.entries.delete(this.key(workspaceName, channelId));
+    this.memory.forget(this.key(workspaceName, channelId));
   }
 }
 

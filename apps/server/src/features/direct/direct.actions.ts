@@ -1,9 +1,10 @@
 import type { DirectMessage } from '@cohort/shared/chat';
 import type { AppContext } from '../../context.ts';
 import type { SessionUser } from '../../http/session.ts';
+import type { SocketMemory } from '../../realtime/socket-memory.ts';
 import { emitMessageCreated } from '../chat/chat.events.ts';
 import { deleteMessage, editMessage, setReaction } from '../messaging/messaging.access.ts';
-import { loadRecipientForUser, recipientNotFound } from '../workspaces/peers.access.ts';
+import { loadRecipientForUser, type Party, recipientNotFound } from '../workspaces/peers.access.ts';
 import { presentDirectMessage } from './direct.presenter.ts';
 import { directMessageHandle, type StoredDirectMessage, storeDirectMessage } from './direct.service.ts';
 
@@ -18,10 +19,15 @@ export interface DirectPublisher {
   announceUpdate(message: DirectMessage, userIds: [string, string]): void;
 }
 
+/** The people a socket has sent to, by the (normalized) address it wrote to: see SocketMemory. */
+export type RememberedRecipients = SocketMemory<Party>;
+
 /**
  * Sends a message to someone the sender shares a workspace with: stored (a resend of a clientId
  * answers the original, `created: false`), acknowledged, then delivered and handed to the
- * message-created hooks.
+ * message-created hooks. A socket passes the recipients it looked up before (`recipients`): the
+ * insert re-checks the address and the shared workspace itself, so a remembered one goes straight
+ * to it, and a refusal forgets it.
  */
 export async function sendDirectMessage(
   ctx: AppContext,
@@ -33,12 +39,20 @@ export async function sendDirectMessage(
     content: string;
     attachments?: readonly string[] | undefined;
   },
-  acknowledge?: (message: DirectMessage) => void,
+  options: { recipients?: RememberedRecipients; acknowledge?: (message: DirectMessage) => void } = {},
 ): Promise<{ message: DirectMessage; created: boolean }> {
-  const receiver = await loadRecipientForUser(ctx, user, input.receiverEmail);
+  const { recipients, acknowledge } = options;
+  let receiver = recipients?.get(input.receiverEmail);
+  if (!receiver) {
+    receiver = await loadRecipientForUser(ctx, user, input.receiverEmail);
+    recipients?.remember(input.receiverEmail, receiver);
+  }
   const stored = await storeDirectMessage(ctx, user, receiver, input);
-  // They stopped sharing a workspace since the lookup: the same answer as a stranger.
-  if (!stored) throw recipientNotFound();
+  // No longer shared, or the address now names someone else: the same answer as a stranger.
+  if (!stored) {
+    recipients?.forget(input.receiverEmail);
+    throw recipientNotFound();
+  }
   const presented = presentDirectMessage(stored.message);
   acknowledge?.(presented);
   if (stored.created) {

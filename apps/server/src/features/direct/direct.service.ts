@@ -52,6 +52,9 @@ const storeDirectStatement = preparedSql(
     insert into ${directConversations} (user_a, user_b, last_seq, last_rev, created_at)
     select ${sql.placeholder('a')}::uuid, ${sql.placeholder('b')}::uuid, 1, 1, ${sql.placeholder('now')}::timestamptz
     where ${sharesWorkspaceSql(sql`${sql.placeholder('a')}::uuid`, sql`${sql.placeholder('b')}::uuid`)}
+      -- The address still names this person (a socket's remembered lookup may predate a change).
+      and exists (select 1 from ${users} where id = ${sql.placeholder('receiverId')}::uuid
+        and email = ${sql.placeholder('receiverEmail')}::text)
     on conflict (user_a, user_b) do update set last_seq = ${directConversations}.last_seq + 1,
       last_rev = ${directConversations}.last_rev + 1
     returning id, last_seq, last_rev
@@ -80,9 +83,10 @@ const storeDirectStatement = preparedSql(
  * INSERT — a resent clientId — undoes the bump, so seq stays gapless, and the resend is answered
  * with the original message.
  *
- * The statement itself re-checks that the two still share a workspace, as a channel's insert
- * re-checks membership: the caller's lookup may be a moment old (one of them removed in between).
- * Answers null when they no longer do, and stores nothing.
+ * The statement itself re-checks what the caller's lookup found, as a channel's insert re-checks
+ * membership: that the two still share a workspace and that the receiver still has the address the
+ * sender wrote to. The lookup may be a moment old (someone removed in between), or remembered by the
+ * sender's socket for its life. Answers null when either no longer holds, and stores nothing.
  */
 export async function storeDirectMessage(
   ctx: AppContext,
@@ -100,6 +104,7 @@ export async function storeDirectMessage(
       b,
       senderId: sender.id,
       receiverId: receiver.id,
+      receiverEmail: receiver.email,
       content: input.content,
       clientId: input.clientId,
       now: now.toISOString(),

@@ -3,7 +3,9 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import { ackOf, failureReason, reasonOf } from '../../realtime/acks.ts';
 import { messageSendLimiter, type RealtimeOptions } from '../../realtime/options.ts';
+import { SocketMemory } from '../../realtime/socket-memory.ts';
 import { authenticatedNamespace, type SocketData, userRoom } from '../../realtime/socket-server.ts';
+import type { Party } from '../workspaces/peers.access.ts';
 import { type DirectPublisher, sendDirectMessage } from './direct.actions.ts';
 
 /**
@@ -35,6 +37,7 @@ export function registerDirectNamespace(
 
   nsp.on('connection', (socket: Socket) => {
     const user = (socket.data as SocketData).user;
+    const recipients = new SocketMemory<Party>();
 
     socket.on(DM_EVENTS.register, (_payload: unknown, ack: unknown) => ackOf(ack)({ ok: true }));
 
@@ -44,9 +47,10 @@ export function registerDirectNamespace(
       const parsed = sendDirectMessagePayload.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, message: reasonOf(parsed.error) });
       try {
-        await sendDirectMessage(ctx, realtime, user, parsed.data, (presented) =>
-          reply({ ok: true, message: presented }),
-        );
+        await sendDirectMessage(ctx, realtime, user, parsed.data, {
+          recipients,
+          acknowledge: (presented) => reply({ ok: true, message: presented }),
+        });
       } catch (err) {
         reply({ ok: false, message: failureReason(ctx, err, CHAT_MESSAGES.recipientNotFound) });
       }
