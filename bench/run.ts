@@ -9,6 +9,7 @@ await import('./summary.ts');
 await import('./github-sync.ts');
 await import('./board-moves.ts'); // team board: 500 cards, 20 watchers, move → visible p99, PGlite and PostgreSQL
 await import('./message-store.ts'); // one message at a time: the search index's stalls, PGlite and PostgreSQL
+await import('./direct-latency.ts'); // direct messages: send → acknowledgement and → receiver, CPU and transactions per message
 await import('./meeting-media.ts'); // meetings: upload and server CPU per person, mesh against SFU (issue 23)
 // Last: it ends the process. 1,000 clients at 200 msg/s on PGlite, and on PostgreSQL side by side
 // with the ratios when DATABASE_URL is set (docs/performance.md, "The embedded default against PostgreSQL").
