@@ -157,7 +157,7 @@ export async function buildApp(opts: BuildAppOptions) {
   const unsubscribeMail = subscribeMail(ctx);
   const outbox = new EventOutbox(ctx, opts.outbox);
   ctx.outbox = outbox;
-  // PGlite runs no autovacuum: the server gathers its planner statistics itself.
+  // PGlite runs no autovacuum: the server vacuums it and gathers its planner statistics itself.
   const statistics = ctx.database.kind === 'pglite' ? new PgliteStatistics(ctx.log, ctx.db) : undefined;
   // Mail and events queued while the server was down (or by a node that died mid-send) go out on start.
   app.addHook('onReady', async () => {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { rowsOf } from './client.ts';
-import { analyzeGrownTables } from './pglite-statistics.ts';
+import { analyzeGrownTables, vacuumChurnedTables } from './pglite-statistics.ts';
 
 /**
  * PGlite runs no autovacuum: the server gathers the embedded database's planner statistics itself,
@@ -35,6 +35,26 @@ describe.runIf(process.env.COHORT_TEST_DB !== 'postgres')('embedded database sta
     expect(await analyzeGrownTables(db())).not.toContain('users');
     await addUsers(5101, 2000);
     expect(await analyzeGrownTables(db())).toContain('users');
+  });
+
+  it('vacuums a table once rows were deleted from it, and gives their space back', async () => {
+    await db().execute(sql`create table vacuum_probe (id int primary key, payload text)`);
+    await db().execute(sql`insert into vacuum_probe
+      select g, repeat('x', 200) from generate_series(1, 2000) g`);
+    await db().execute(sql`delete from vacuum_probe`);
+    // The row counters reach pg_stat_user_tables at most once a second unless asked.
+    await db().execute(sql`select pg_stat_force_next_flush()`);
+    const pages = async () =>
+      rowsOf<{ n: number }>(
+        await db().execute(sql`select (pg_relation_size('vacuum_probe') / 8192)::int as n`),
+      )[0]?.n ?? 0;
+    const churned = await pages();
+    expect(churned).toBeGreaterThan(10);
+    expect(await vacuumChurnedTables(db())).toContain('vacuum_probe');
+    expect(await pages()).toBeLessThan(churned);
+    // Nothing died since: left alone.
+    expect(await vacuumChurnedTables(db())).not.toContain('vacuum_probe');
+    await db().execute(sql`drop table vacuum_probe`);
   });
 
   it('runs in the app: a pass gathers what grew', async () => {
