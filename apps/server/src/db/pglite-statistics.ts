@@ -35,7 +35,7 @@ export async function analyzeGrownTables(db: Db): Promise<string[]> {
  * (50 plus a fifth of its live rows), and answers their names. Deleted rows and rows replaced by an
  * update that changed an indexed column (delivered events in the outbox, edited messages, moved
  * cards) leave dead rows behind, and only VACUUM records their space as free: without it a table
- * that is written and emptied grows by every row it ever held (~70 bytes per row through the event
+ * that is written and emptied grows by every row it ever held (~66 bytes per row through the event
  * outbox, measured on PGlite, for good). PGlite keeps the row counters this reads
  * (`pg_stat_user_tables`) but runs no autovacuum to act on them. Plain VACUUM skips the pages it knows
  * are unchanged and gives back the empty space at the end of the file; one table per statement, so
