@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { type BuildAppOptions, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { type Database, openDatabase } from '../src/db/client.ts';
+import { type Database, type Db, openDatabase } from '../src/db/client.ts';
+import { eventOutbox, mailOutbox } from '../src/db/schema.ts';
 
 /**
  * One database per test file: PGlite in memory by default, or a fresh database on the PostgreSQL
@@ -82,4 +84,18 @@ export async function createTestApp(
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * No event or mail is left to deliver, so nothing else of the app's runs statements: tests that
+ * count a use case's statements wait for this first (`await expect.poll(() => nothingToDeliver(db)).toBe(true)`).
+ */
+export async function nothingToDeliver(db: Db): Promise<boolean> {
+  const [event] = await db.select({ id: eventOutbox.id }).from(eventOutbox).limit(1);
+  const [mail] = await db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(eq(mailOutbox.status, 'pending'))
+    .limit(1);
+  return !event && !mail;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { createTestApp, nothingToDeliver, type TestApp } from '../../../test/test-app.ts';
 import { channels } from '../../db/schema.ts';
 import { createChannel, createWorkspace } from '../workspaces/test-fixtures.ts';
 import { type ChannelPublisher, sendChannelMessage } from './chat.actions.ts';
@@ -42,6 +42,7 @@ describe('a socket sending to one channel', () => {
     };
     const resolved = new ResolvedChannels();
     const send = async () => {
+      await expect.poll(() => nothingToDeliver(t.ctx.db)).toBe(true);
       let statements = 0;
       const stop = t.database.timeQueries(() => statements++);
       try {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser, uniqueEmail } from '../../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { createTestApp, nothingToDeliver, type TestApp } from '../../../test/test-app.ts';
 import { directMessages, users } from '../../db/schema.ts';
 import { SocketMemory } from '../../realtime/socket-memory.ts';
 import type { Party } from '../workspaces/peers.access.ts';
@@ -35,8 +35,12 @@ const sessionUser = (u: TestUser) => ({
 describe('a /dm socket writing to one address', () => {
   it('looks the person up once, and the insert re-checks that the address is still theirs', async () => {
     const recipients = new SocketMemory<Party>();
+    // Statements up to the acknowledgement (the lookup, if any, and the insert): what comes after it
+    // (the notification, the outbox) and other work of the app in between must not count.
     const send = async (receiverEmail: string, content = `hello ${randomUUID()}`) => {
+      await expect.poll(() => nothingToDeliver(t.ctx.db)).toBe(true);
       let statements = 0;
+      let beforeAck = Number.NaN;
       const stop = t.database.timeQueries(() => statements++);
       try {
         const { message } = await sendDirectMessage(
@@ -44,9 +48,9 @@ describe('a /dm socket writing to one address', () => {
           publisher,
           sessionUser(kim),
           { receiverEmail, clientId: randomUUID(), content },
-          { recipients },
+          { recipients, acknowledge: () => (beforeAck = statements) },
         );
-        return { statements, receiver: message.receiver };
+        return { statements: beforeAck, receiver: message.receiver };
       } finally {
         stop();
       }
@@ -54,7 +58,7 @@ describe('a /dm socket writing to one address', () => {
     const first = await send(lee.email);
     const remembered = await send(lee.email);
     expect(remembered.statements).toBeLessThan(first.statements);
-    expect((await send(lee.email)).statements).toBe(remembered.statements);
+    expect((await send(lee.email)).statements).toBeLessThan(first.statements);
 
     // Lee changes address and a colleague signs up with the old one: the remembered entry is refused
     // by the insert (nothing stored), and the next send looks the address up and reaches its new owner.
@@ -71,7 +75,7 @@ describe('a /dm socket writing to one address', () => {
     const newcomer = await createUser(t.app, { email: oldEmail });
     await createWorkspace(t, kim, { members: [{ email: newcomer.email }] });
     const welcome = `welcome ${randomUUID()}`;
-    expect((await send(oldEmail, welcome)).statements).toBe(first.statements);
+    expect((await send(oldEmail, welcome)).statements).toBeGreaterThan(remembered.statements);
     const [row] = await t.ctx.db
       .select({ receiverId: directMessages.receiverId })
       .from(directMessages)
