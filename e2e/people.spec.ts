@@ -89,6 +89,8 @@ test('find a co-member, message them, see it unread in the navbar, and reach a D
 
   // Bob sees both unread on the navbar entry, opens the list: newest first, names not e-mails.
   await expect(navbar(bob.page).getByRole('link', { name: 'Messages (2 unread)' })).toBeVisible();
+  const bobBell = bob.page.getByRole('button', { name: /^Notifications/ });
+  await expect(bobBell).toHaveAccessibleName('Notifications (2 unread)');
   await bobMessages.click();
   await expect(bob.page.getByRole('heading', { name: 'Messages' })).toBeVisible();
   const conversations = bob.page.getByRole('navigation', { name: 'Conversations' }).getByRole('button');
@@ -108,6 +110,8 @@ test('find a co-member, message them, see it unread in the navbar, and reach a D
   );
   // Read on opening: only Cy's message is still unread.
   await expect(navbar(bob.page).getByRole('link', { name: 'Messages (1 unread)' })).toBeVisible();
+  // Reading Ada's conversation read its notification too: the bell counts Cy's alone.
+  await expect(bobBell).toHaveAccessibleName('Notifications (1 unread)');
 
   // Bob writes in the channel; Ada clicks his name on that message: his card, then Message.
   const posted = await bob.context.request.post(

@@ -87,6 +87,11 @@ export interface AppEvents {
   invitationsSent: InvitationsSent & { db: Db };
   /** After the commit of `invitationsSent`: their notifications are pushed to open tabs. */
   invitationsCommitted: { invitationIds: string[] };
+  /**
+   * After the commit: `userId`'s read mark of a direct conversation moved up to `seq`. The
+   * notifications feature marks the direct-message notifications it covers read.
+   */
+  directRead: { userId: string; conversationId: string; seq: number };
   /** A 1:1 call rang out unanswered (published by the node that rang it): the callee is told. */
   callMissed: { calleeId: string; callerId: string };
 }

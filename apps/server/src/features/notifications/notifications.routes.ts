@@ -18,6 +18,7 @@ import { presentFeedItem, presentMessageNotification } from './notifications.pre
 import {
   createMessageNotifications,
   listNotifications,
+  markDirectNotificationsRead,
   markNotificationsRead,
   mentionCountsOf,
 } from './notifications.service.ts';
@@ -44,8 +45,12 @@ export const notificationsRoutes =
         realtime.push(userId, presentMessageNotification(view));
       }
     });
+    const unsubscribeDirectRead = ctx.bus.on('directRead', async ({ userId, conversationId, seq }) => {
+      await markDirectNotificationsRead(ctx, userId, conversationId, seq);
+    });
     app.addHook('onClose', async () => {
       unsubscribe();
+      unsubscribeDirectRead();
       unsubscribeInvitations();
       unsubscribeCalls();
     });

@@ -4,7 +4,7 @@ import {
   type MentionCounts,
   parseMentions,
 } from '@cohort/shared/notifications';
-import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext, MessageCreated } from '../../context.ts';
 import { rowsOf } from '../../db/client.ts';
@@ -356,6 +356,36 @@ export async function markNotificationsRead(
   if (target === 'all') tasks = await markTaskNotificationsReadForUser(ctx, userId, 'all');
   else if ('ids' in target) tasks = await markTaskNotificationsReadForUser(ctx, userId, target.ids);
   return changed.length + tasks;
+}
+
+/**
+ * Reading a direct conversation reads its notifications: the caller's unread `direct` notifications
+ * of its messages up to `seq` (the new read mark) are marked read, as opening a channel reads its
+ * mentions. Answers how many changed.
+ */
+export async function markDirectNotificationsRead(
+  ctx: AppContext,
+  userId: string,
+  conversationId: string,
+  seq: number,
+): Promise<number> {
+  const covered = ctx.db
+    .select({ id: directMessages.id })
+    .from(directMessages)
+    .where(and(eq(directMessages.conversationId, conversationId), lte(directMessages.seq, seq)));
+  const changed = await ctx.db
+    .update(messageNotifications)
+    .set({ readAt: ctx.now() })
+    .where(
+      and(
+        eq(messageNotifications.userId, userId),
+        isNull(messageNotifications.readAt),
+        eq(messageNotifications.kind, 'direct'),
+        inArray(messageNotifications.directMessageId, covered),
+      ),
+    )
+    .returning({ id: messageNotifications.id });
+  return changed.length;
 }
 
 /** Unread mentions per channel of the workspace that the caller can read. */

@@ -194,6 +194,33 @@ describe('threads and direct messages', () => {
     expect((await about(dan, word)).map((n) => n._id)).toEqual([pushed._id]);
     expect(await about(cat, word)).toEqual([]);
   });
+
+  it('reading a direct conversation reads its notifications up to the read mark, and only those', async () => {
+    const word = tag();
+    const dm = await socketOf(bob, DM_NAMESPACE);
+    const send = async (to: TestUser, content: string) => {
+      const ack = await request<{ ok: boolean; message: { seq: number } }>(dm, DM_EVENTS.sendMessage, {
+        receiverEmail: to.email,
+        clientId: randomUUID(),
+        content,
+      });
+      expect(ack.ok).toBe(true);
+      return ack.message.seq;
+    };
+    const first = await send(dan, `one ${word}`);
+    await send(dan, `two ${word}`);
+    await send(cat, `other ${word}`);
+    const unread = async (as: TestUser) => (await about(as, word)).filter((n) => !n.read).map((n) => n.text);
+    await expect.poll(() => unread(dan)).toHaveLength(2);
+    // Dan reads up to the first message: its notification is read, the second's is not.
+    const read = (seq: number) => api.put(`/api/direct/${encodeURIComponent(bob.email)}/read`, dan, { seq });
+    expect((await read(first)).statusCode).toBe(200);
+    expect(await unread(dan)).toEqual([expect.stringContaining(`two ${word}`)]);
+    expect((await read(first + 1)).statusCode).toBe(200);
+    expect(await unread(dan)).toEqual([]);
+    // Cat's notification from Bob is another conversation's: still unread.
+    expect(await unread(cat)).toHaveLength(1);
+  });
 });
 
 describe('mute', () => {

@@ -200,7 +200,10 @@ export class ReadsService {
     const marks = await this.marksOf(user.id, [conversation.id]);
     const [state] = await this.directStates(user.id, [{ ...conversation, other }], marks);
     if (!state) throw new Error('no read state for the conversation');
-    if (moved) this.realtime.directChanged(user.id, presentDirectRead(state));
+    if (moved) {
+      this.realtime.directChanged(user.id, presentDirectRead(state));
+      await this.ctx.bus.emit('directRead', { userId: user.id, conversationId: conversation.id, seq });
+    }
     return state;
   }
 

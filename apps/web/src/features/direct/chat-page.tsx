@@ -26,6 +26,7 @@ import {
   reactFailed,
   useMessageEditing,
 } from '../messaging/messaging.public.ts';
+import { refreshNotificationFeed } from '../notifications/notifications.public.ts';
 import { Avatar, PeopleSearch, PersonButton, PersonCards, personQuery } from '../people/people.public.ts';
 import { PresenceDot, usePersonPresence } from '../presence/presence.public.ts';
 import { applyDirectUnread, directUnreadQuery, markDirectRead } from '../reads/reads.public.ts';
@@ -336,7 +337,11 @@ function DirectConversation({
             // Not listed yet: a conversation without messages, so everything in it is new.
             lastReadSeq: readState?.lastReadSeq ?? (reads.isSuccess ? 0 : undefined),
             markedSeq: readState?.lastReadSeq,
-            mark: async (seq) => applyDirectUnread(queryClient, await markDirectRead(other, seq)),
+            mark: async (seq) => {
+              applyDirectUnread(queryClient, await markDirectRead(other, seq));
+              // Reading the conversation read its notifications too (the server marks them).
+              await refreshNotificationFeed(queryClient);
+            },
           }}
           renderMessage={renderMessage}
           alert={

@@ -1,3 +1,3 @@
 // The notifications feature's public entry: other features import only what is listed here (biome.json).
 export { MentionBadge } from './mention-badge.tsx';
-export { mentionsQuery, useClearChannelMentions } from './notifications.queries.ts';
+export { mentionsQuery, refreshNotificationFeed, useClearChannelMentions } from './notifications.queries.ts';

@@ -1,5 +1,5 @@
 import type { MentionCounts, NotificationPage } from '@cohort/shared/notifications';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../lib/api.ts';
 
@@ -23,6 +23,10 @@ export const mentionsQuery = (workspace: string) =>
     queryFn: ({ signal }) =>
       api.get<MentionCounts>(`/api/workspaces/${encodeURIComponent(workspace)}/mentions`, signal),
   });
+
+/** The bell's feed again, after something read notifications elsewhere (a direct conversation's mark moved). */
+export const refreshNotificationFeed = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({ queryKey: notificationKeys.feed() });
 
 /** Marks notifications read (ids, a channel's mentions, or all) and refreshes bell and badges. */
 export function useMarkNotificationsRead() {
