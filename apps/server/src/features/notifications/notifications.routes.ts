@@ -18,7 +18,6 @@ import { presentFeedItem, presentMessageNotification } from './notifications.pre
 import {
   createMessageNotifications,
   listNotifications,
-  markDirectNotificationsRead,
   markNotificationsRead,
   mentionCountsOf,
 } from './notifications.service.ts';
@@ -46,7 +45,7 @@ export const notificationsRoutes =
       }
     });
     const unsubscribeDirectRead = ctx.bus.on('directRead', async ({ userId, conversationId, seq }) => {
-      await markDirectNotificationsRead(ctx, userId, conversationId, seq);
+      await markNotificationsRead(ctx, userId, { directConversationId: conversationId, upToSeq: seq });
     });
     app.addHook('onClose', async () => {
       unsubscribe();

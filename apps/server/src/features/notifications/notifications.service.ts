@@ -4,7 +4,7 @@ import {
   type MentionCounts,
   parseMentions,
 } from '@cohort/shared/notifications';
-import { and, count, desc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext, MessageCreated } from '../../context.ts';
 import { rowsOf } from '../../db/client.ts';
@@ -330,23 +330,38 @@ async function unreadCountOf(ctx: AppContext, userId: string): Promise<number> {
   return Number(row?.n ?? 0) + tasks;
 }
 
+/** What the caller read: notifications by id, a channel's mentions, or a direct conversation up to a seq. */
+export type ReadNotifications =
+  | { ids: readonly string[] }
+  | { channelId: string }
+  | { directConversationId: string; upToSeq: number };
+
+function readNotificationsWhere(target: ReadNotifications): SQL | undefined {
+  if ('ids' in target) return inArray(messageNotifications.id, [...target.ids]);
+  if ('channelId' in target)
+    return and(
+      eq(messageNotifications.channelId, target.channelId),
+      eq(messageNotifications.kind, 'mention'),
+    );
+  const covered = sql`(select ${directMessages.id} from ${directMessages}
+    where ${directMessages.conversationId} = ${target.directConversationId}
+      and ${directMessages.seq} <= ${target.upToSeq})`;
+  return and(eq(messageNotifications.kind, 'direct'), inArray(messageNotifications.directMessageId, covered));
+}
+
 /**
  * Marks the caller's notifications read: the given ids (ids that are not the caller's change nothing
- * and say nothing), a channel's mentions (the channel was opened), or all of them.
+ * and say nothing), a channel's mentions (the channel was opened), a direct conversation's messages
+ * up to its new read mark (as opening a channel reads its mentions), or all of them.
  */
 export async function markNotificationsRead(
   ctx: AppContext,
   userId: string,
-  target: { ids: readonly string[] } | { channelId: string } | 'all',
+  target: ReadNotifications | 'all',
 ): Promise<number> {
   const now = ctx.now();
   const mine = [eq(messageNotifications.userId, userId), isNull(messageNotifications.readAt)];
-  const which =
-    target === 'all'
-      ? undefined
-      : 'ids' in target
-        ? inArray(messageNotifications.id, [...target.ids])
-        : and(eq(messageNotifications.channelId, target.channelId), eq(messageNotifications.kind, 'mention'));
+  const which = target === 'all' ? undefined : readNotificationsWhere(target);
   const changed = await ctx.db
     .update(messageNotifications)
     .set({ readAt: now })
@@ -356,36 +371,6 @@ export async function markNotificationsRead(
   if (target === 'all') tasks = await markTaskNotificationsReadForUser(ctx, userId, 'all');
   else if ('ids' in target) tasks = await markTaskNotificationsReadForUser(ctx, userId, target.ids);
   return changed.length + tasks;
-}
-
-/**
- * Reading a direct conversation reads its notifications: the caller's unread `direct` notifications
- * of its messages up to `seq` (the new read mark) are marked read, as opening a channel reads its
- * mentions. Answers how many changed.
- */
-export async function markDirectNotificationsRead(
-  ctx: AppContext,
-  userId: string,
-  conversationId: string,
-  seq: number,
-): Promise<number> {
-  const covered = ctx.db
-    .select({ id: directMessages.id })
-    .from(directMessages)
-    .where(and(eq(directMessages.conversationId, conversationId), lte(directMessages.seq, seq)));
-  const changed = await ctx.db
-    .update(messageNotifications)
-    .set({ readAt: ctx.now() })
-    .where(
-      and(
-        eq(messageNotifications.userId, userId),
-        isNull(messageNotifications.readAt),
-        eq(messageNotifications.kind, 'direct'),
-        inArray(messageNotifications.directMessageId, covered),
-      ),
-    )
-    .returning({ id: messageNotifications.id });
-  return changed.length;
 }
 
 /** Unread mentions per channel of the workspace that the caller can read. */
